@@ -1,0 +1,36 @@
+"""The analysis endpoint: best play from the current position and from the game's start."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from games import folding
+from games.models import Stream
+from games.rules.errors import IllegalEvent
+from games.rules.solve import solitaire as solitaire_solver
+
+SOLVERS = {"scarney-solitaire": solitaire_solver.best_line}
+
+
+def analyse(stream: Stream) -> dict[str, Any]:
+    solve = SOLVERS.get(stream.kind)
+    if solve is None:
+        raise IllegalEvent("analysis.unavailable", f"There is no solver for {stream.kind} yet.")
+    header, states = folding.state_stack(stream)
+    rules = folding.engine_for(stream.category, header).rules
+    start = next((s for s in states if rules.legal_events(s) is not None), None)
+    if start is None:
+        raise IllegalEvent("analysis.no_position", "Lay out the board before asking for analysis.")
+    now = solve(states[-1])
+    return {
+        "value": now.value,
+        "line": [{"type": m.type, "data": dict(m.data)} for m in now.line],
+        "from_start": _best_value(solve, start),
+    }
+
+
+@lru_cache(maxsize=256)
+def _best_value(solve: Any, start: Any) -> int:
+    # States are immutable and hashable: a game's start is solved once per process.
+    return int(solve(start).value)

@@ -1,0 +1,195 @@
+"""REST API of games and matches (API.md). Views parse, call a service, and shape the answer."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, status
+from rest_framework.exceptions import NotAuthenticated, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import analysis, folding, services
+from games import serializers as bodies
+from games.models import Match, Stream
+from games.representation import event_json, game_json, match_json
+from scoring import selectors
+
+AT_VERSION = OpenApiParameter("at_version", OpenApiTypes.INT, description="State as of version N.")
+
+
+class ReadFinishedOrAuthenticated(permissions.BasePermission):
+    """Anyone may read a finished public game or match; everything else needs a login."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return True
+
+    def has_object_permission(self, request: Request, view: Any, obj: Stream) -> bool:
+        if request.user and request.user.is_authenticated:
+            return True
+        if request.method in permissions.SAFE_METHODS:
+            return obj.is_public and obj.status != Stream.Status.IN_PROGRESS
+        return False
+
+
+class StreamView(APIView):
+    permission_classes = [ReadFinishedOrAuthenticated]
+    category = Stream.Category.GAME
+
+    def get_stream(self, pk: uuid.UUID) -> Stream:
+        stream = get_object_or_404(Stream, pk=pk, category=self.category)
+        self.check_object_permissions(self.request, stream)
+        return stream
+
+    def permission_denied(self, request: Request, message: Any = None, code: Any = None) -> None:
+        if not request.successful_authenticator and not request.user.is_authenticated:
+            raise NotAuthenticated("Log in or send a token to see a game still in progress.")
+        super().permission_denied(request, message, code)
+
+
+def _at_version(request: Request, stream: Stream) -> int | None:
+    raw = request.query_params.get("at_version")
+    if raw is None:
+        return None
+    if not raw.isdigit() or not 1 <= int(raw) <= stream.version:
+        raise ValidationError({"at_version": f"Give a version from 1 to {stream.version}."})
+    return int(raw)
+
+
+def _client_meta(request: Request, meta: dict[str, Any]) -> dict[str, Any]:
+    device = request.headers.get("X-Device")
+    return {**meta, "device": device} if device else meta
+
+
+def _record(request: Request, stream: Stream) -> services.Recorded:
+    body = bodies.EventCreate(data=request.data)
+    body.is_valid(raise_exception=True)
+    values = body.validated_data
+    return services.event_record(
+        stream_id=stream.pk,
+        event_id=values["id"],
+        type=values["type"],
+        data=values["data"],
+        expected_version=values.get("expected_version"),
+        meta=_client_meta(request, values["meta"]),
+        user=request.user,
+    )
+
+
+
+class GameList(StreamView):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(request=bodies.GameCreate, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request) -> Response:
+        """Create a game; the server records its first event, ``game.started``."""
+        body = bodies.GameCreate(data=request.data)
+        body.is_valid(raise_exception=True)
+        values = body.validated_data
+        game = services.game_start(
+            kind=values["kind"],
+            seats=values.get("seats"),
+            ruleset=values["ruleset"],
+            setup=values["setup"],
+            match_id=values.get("match"),
+            user=request.user,
+        )
+        stream = Stream.objects.get(pk=game.pk)
+        return Response(game_json(stream, folding.load(stream)), status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request) -> Response:
+        """Finished public games, newest first (filter by ``kind``)."""
+        return selectors.game_page(request, self)
+
+
+class GameDetail(StreamView):
+    @extend_schema(parameters=[AT_VERSION], responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        """The game's current state, or its state as of ``at_version``."""
+        stream = self.get_stream(pk)
+        return Response(game_json(stream, folding.load(stream, _at_version(request, stream))))
+
+
+class GameEvents(StreamView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        """The stream in version order."""
+        stream = self.get_stream(pk)
+        return selectors.event_page(request, self, stream)
+
+    @extend_schema(request=bodies.EventCreate, responses={201: bodies.Recorded, 200: bodies.Recorded})
+    def post(self, request: Request, pk: uuid.UUID) -> Response:
+        """Record what happened at the table (idempotent by the client's event id)."""
+        stream = self.get_stream(pk)
+        recorded = _record(request, stream)
+        stream.refresh_from_db()
+        return Response(
+            {"event": event_json(recorded.event), self.category: self.stream_json(stream, recorded)},
+            status=status.HTTP_201_CREATED if recorded.created else status.HTTP_200_OK,
+        )
+
+    def stream_json(self, stream: Stream, recorded: Any) -> dict[str, Any]:
+        return game_json(stream, recorded.folded)
+
+
+class GameAnalysis(StreamView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        """Best total reachable from here, a line reaching it, and the best from the start."""
+        stream = self.get_stream(pk)
+        return Response(analysis.analyse(stream))
+
+
+class MatchList(StreamView):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    category = Stream.Category.MATCH
+
+    @extend_schema(request=bodies.MatchCreate, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request) -> Response:
+        """Create a match; ``entry`` is ``live`` (games recorded move by move) or ``sheet``."""
+        body = bodies.MatchCreate(data=request.data)
+        body.is_valid(raise_exception=True)
+        values = body.validated_data
+        match = services.match_start(
+            format=values["format"],
+            players=values["players"],
+            teams=values["teams"],
+            ruleset=values["ruleset"],
+            entry=values["entry"],
+            user=request.user,
+        )
+        return Response(_match_answer(match.stream), status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request) -> Response:
+        """Finished public matches, newest first (filter by ``format``)."""
+        return selectors.match_page(request, self)
+
+
+def _match_answer(stream: Stream, folded: folding.Folded | None = None) -> dict[str, Any]:
+    match = Match.objects.select_related("stream").get(pk=stream.pk)
+    return match_json(match, folded or folding.load(stream), selectors.settlement(stream.pk))
+
+
+class MatchDetail(StreamView):
+    category = Stream.Category.MATCH
+
+    @extend_schema(parameters=[AT_VERSION], responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        stream = self.get_stream(pk)
+        return Response(_match_answer(stream, folding.load(stream, _at_version(request, stream))))
+
+
+class MatchEvents(GameEvents):
+    category = Stream.Category.MATCH
+
+    def stream_json(self, stream: Stream, recorded: Any) -> dict[str, Any]:
+        return _match_answer(stream, recorded.folded)
+
+

@@ -1,0 +1,195 @@
+"""The write side: players, streams (games and matches) and the append-only event store.
+
+A game or a match *is* a stream: its row here carries the stream's version and a snapshot of the
+folded state, so an append locks one row, folds one event and never replays the whole stream.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class ImmutableRowError(Exception):
+    """Raised on any attempt to change or delete an event: corrections are new events."""
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=100)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        indexes = [models.Index(fields=["name"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Stream(models.Model):
+    """One event stream: a game or a match. Locked while an event is appended to it."""
+
+    class Category(models.TextChoices):
+        GAME = "game"
+        MATCH = "match"
+
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress"
+        FINISHED = "finished"
+        SETTLED = "settled"
+        ABANDONED = "abandoned"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    category = models.CharField(max_length=10, choices=Category.choices)
+    kind = models.CharField(max_length=60, help_text="Game kind or match format (RULES.md 0.3).")
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PROGRESS)
+    # A cache of the folded state at `snapshot_version`; the events stay the source of truth.
+    snapshot = models.BinaryField(null=True, blank=True, editable=False)
+    snapshot_version = models.PositiveIntegerField(default=0)
+    head_hash = models.CharField(max_length=64, default="", editable=False)
+    is_public = models.BooleanField(default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["category", "kind", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.id}"
+
+
+class Match(models.Model):
+    stream = models.OneToOneField(
+        Stream, primary_key=True, on_delete=models.PROTECT, related_name="match"
+    )
+    format = models.CharField(max_length=60)
+    entry = models.CharField(
+        max_length=10, choices=[("live", "live"), ("sheet", "sheet")], default="live"
+    )
+    players = models.ManyToManyField(Player, through="MatchSeat", related_name="matches")
+    tournament_table = models.CharField(max_length=100, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+
+    @property
+    def id(self) -> uuid.UUID:
+        return self.stream_id
+
+    def __str__(self) -> str:
+        return f"{self.format} match {self.stream_id}"
+
+
+class MatchSeat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT)
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="match_seat_unique"),
+        ]
+
+
+class Game(models.Model):
+    stream = models.OneToOneField(
+        Stream, primary_key=True, on_delete=models.PROTECT, related_name="game"
+    )
+    kind = models.CharField(max_length=60)
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
+    number = models.PositiveSmallIntegerField(null=True, blank=True)
+    players = models.ManyToManyField(Player, through="GameSeat", related_name="games")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="game_number_in_match"),
+        ]
+
+    @property
+    def id(self) -> uuid.UUID:
+        return self.stream_id
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.stream_id}"
+
+
+class GameSeat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT)
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="game_seat_unique"),
+        ]
+
+
+class EventQuerySet(models.QuerySet["Event"]):
+    def update(self, **kwargs):  # type: ignore[no-untyped-def]
+        raise ImmutableRowError("Events are append-only: record a correcting event instead.")
+
+    def delete(self):  # type: ignore[no-untyped-def]
+        raise ImmutableRowError("Events are append-only and are never deleted.")
+
+
+class Event(models.Model):
+    """An immutable fact. Written only by games.store; never updated, never deleted."""
+
+    position = models.BigAutoField(primary_key=True)
+    id = models.UUIDField(unique=True, help_text="Client-made id; a retry sends the same one.")
+    stream = models.ForeignKey(Stream, on_delete=models.PROTECT, related_name="events")
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=60)
+    schema_version = models.PositiveSmallIntegerField(default=1)
+    data = models.JSONField(default=dict)
+    meta = models.JSONField(default=dict)
+    recorded_at = models.DateTimeField()
+    hash = models.CharField(max_length=64)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["stream", "version"], name="event_stream_version"),
+        ]
+
+    def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if not self._state.adding:
+            raise ImmutableRowError("Events are append-only: record a correcting event instead.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        raise ImmutableRowError("Events are append-only and are never deleted.")
+
+    def __str__(self) -> str:
+        return f"{self.stream_id}#{self.version} {self.type}"
+
+
+class Outbox(models.Model):
+    """A side effect registered in the transaction that caused it; relayed to Celery after commit."""
+
+    task = models.CharField(max_length=100)
+    args = models.JSONField(default=list)
+    key = models.CharField(max_length=200, unique=True, help_text="One side effect per key.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    dispatched_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True, default="")
+
+    class Meta:
+        indexes = [models.Index(fields=["dispatched_at", "id"])]

@@ -1,0 +1,1 @@
+"""Pure rule engines: standard library only (a test enforces it)."""

@@ -1,0 +1,177 @@
+"""The interface every rule engine implements, and the pure fold over an event stream.
+
+A rule engine is one object per game kind (OpenSpiel's game API): immutable states, ``apply``
+returning the next state or raising :class:`IllegalEvent`. Nothing here may import a framework,
+touch a clock, a random source or I/O: dice and shuffles arrive as recorded events.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+from games.rules.errors import BadRuleset, IllegalEvent
+
+UNDO = "move.undone"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One recorded event as the rule engine sees it: a type and its JSON data."""
+
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class BonusAward:
+    """One itemised bonus: its kind, its points, and the pawns (or dice, cards) it covers."""
+
+    kind: str
+    points: int
+    why: str = ""
+    pawns: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "points": self.points, "why": self.why, "pawns": list(self.pawns)}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatScore:
+    """A seat's game points and bonuses; ``total`` is derived, never stored."""
+
+    seat: int
+    points: int
+    bonuses: tuple[BonusAward, ...] = ()
+
+    @property
+    def total(self) -> int:
+        return self.points + sum(b.points for b in self.bonuses)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "points": self.points,
+            "bonuses": [b.as_dict() for b in self.bonuses],
+            "total": self.total,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A finished game: every seat's score, the winning seat(s), and the rating if any."""
+
+    scores: tuple[SeatScore, ...]
+    winners: tuple[int, ...]
+    rating: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "totals": [s.total for s in self.scores],
+            "winner": list(self.winners),
+            "rating": self.rating,
+        }
+
+
+S = TypeVar("S")
+
+
+@runtime_checkable
+class Rules(Protocol[S]):
+    """What every game kind provides. ``S`` is the game's immutable state type."""
+
+    kind: str
+    ruleset_type: type[Any]
+    min_seats: int
+    max_seats: int
+
+    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> S:
+        """The state before the first recorded move (raises BadSetup)."""
+
+    def apply(self, state: S, move: Move) -> S:
+        """The next state, or IllegalEvent; never mutates ``state``."""
+
+    def expected(self, state: S) -> list[str]:
+        """Event types the table may record next (empty once the game is over)."""
+
+    def legal_events(self, state: S) -> list[Move] | None:
+        """Every legal move where the choice is finite, else None."""
+
+    def current_player(self, state: S) -> int | None:
+        """The seat to move, or None when the game is over."""
+
+    def is_terminal(self, state: S) -> bool:
+        """True once no further move is possible."""
+
+    def scores(self, state: S) -> tuple[SeatScore, ...]:
+        """Every seat's score so far, bonuses itemised."""
+
+    def result(self, state: S) -> Result | None:
+        """The final result, or None while the game goes on."""
+
+    def view(self, state: S) -> dict[str, Any]:
+        """The game-specific part of the public state (``board``, ``dice``, ``pot`` ...)."""
+
+
+def make_ruleset(ruleset_type: type[Any], overrides: Mapping[str, Any] | None) -> Any:
+    """Build a frozen ruleset from defaults plus house-rule overrides, checking every key."""
+    if overrides is None:
+        overrides = {}
+    if not isinstance(overrides, Mapping):
+        raise BadRuleset("ruleset.not_an_object", "The ruleset must be a JSON object.")
+    known = {f.name: f for f in dataclasses.fields(ruleset_type)}
+    for name, value in overrides.items():
+        if name not in known:
+            raise BadRuleset(
+                "ruleset.unknown_parameter",
+                f"{name!r} is not a house rule of this game; known: {', '.join(sorted(known))}.",
+                parameter=name,
+            )
+        _check_parameter(ruleset_type, name, value)
+    return ruleset_type(**overrides)
+
+
+def _check_parameter(ruleset_type: type[Any], name: str, value: Any) -> None:
+    allowed = getattr(ruleset_type, "ALLOWED", {}).get(name)
+    if allowed is not None and value not in allowed:
+        choices = ", ".join(repr(a) for a in allowed)
+        raise BadRuleset(
+            "ruleset.bad_value",
+            f"House rule {name!r} cannot be {value!r}; choose one of {choices}.",
+            parameter=name,
+        )
+
+
+def ruleset_as_dict(ruleset: Any) -> dict[str, Any]:
+    """The effective ruleset, as frozen into a stream's first event."""
+    return dataclasses.asdict(ruleset)
+
+
+def fold(rules: Rules[S], initial: S, moves: Iterable[Move]) -> S:
+    """Replay ``moves`` from ``initial``; ``move.undone`` takes back the last move in force."""
+    states = fold_states(rules, initial, moves)
+    return states[-1]
+
+
+def fold_states(rules: Rules[S], initial: S, moves: Iterable[Move]) -> list[S]:
+    """The stack of states of the moves still in force (the first is ``initial``)."""
+    states = [initial]
+    for move in moves:
+        step(rules, states, move)
+    return states
+
+
+def step(rules: Rules[S], states: list[S], move: Move) -> None:
+    """Apply one move to a stack of states in place (the stack is the caller's, not a state)."""
+    if move.type == UNDO:
+        if len(states) == 1:
+            raise IllegalEvent("undo.nothing_to_undo", "There is no move to take back.")
+        states.pop()
+        return
+    states.append(rules.apply(states[-1], move))
+
+
+def seat_list(n: int) -> Sequence[int]:
+    return range(n)

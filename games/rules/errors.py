@@ -1,0 +1,34 @@
+"""Errors raised by the rule engines.
+
+Every refusal carries a stable dotted ``code`` (documented in RULES.md and docs/ERRORS.md), a
+sentence for a person, and the data fields that name what was involved.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class RuleError(Exception):
+    """Base of every error a rule engine raises."""
+
+    def __init__(self, code: str, message: str, **data: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
+
+
+class IllegalEvent(RuleError):
+    """The rules forbid this event in this state (HTTP 422 at the boundary)."""
+
+
+class BadRuleset(RuleError):
+    """A house-rule override names an unknown parameter or gives a bad value."""
+
+
+class BadSetup(RuleError):
+    """The game's setup (seats, study position, ...) cannot start a game."""

@@ -1,0 +1,47 @@
+"""Request bodies of the write API; they check shape only, the rule engines check the rules."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+
+class SeatSpec(serializers.Serializer):
+    player = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    name = serializers.CharField(required=False, max_length=100, allow_blank=False)
+
+    def validate(self, attrs):  # type: ignore[no-untyped-def]
+        if attrs.get("player") is None and not attrs.get("name"):
+            raise serializers.ValidationError("A seat needs a player id or a name.")
+        return attrs
+
+
+class GameCreate(serializers.Serializer):
+    kind = serializers.CharField(max_length=60)
+    seats = SeatSpec(many=True, required=False, max_length=12)
+    ruleset = serializers.DictField(required=False, default=dict)
+    setup = serializers.DictField(required=False, default=dict)
+    match = serializers.UUIDField(required=False, allow_null=True)
+
+
+class EventCreate(serializers.Serializer):
+    id = serializers.UUIDField()
+    type = serializers.CharField(max_length=60)
+    data = serializers.DictField(required=False, default=dict)
+    expected_version = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    meta = serializers.DictField(required=False, default=dict)
+
+
+class MatchCreate(serializers.Serializer):
+    format = serializers.CharField(max_length=60)
+    players = SeatSpec(many=True, max_length=12)
+    teams = serializers.ListField(required=False, default=list, max_length=12)
+    ruleset = serializers.DictField(required=False, default=dict)
+    entry = serializers.ChoiceField(choices=["live", "sheet"], required=False, default="live")
+
+
+class Recorded(serializers.Serializer):
+    """Answer of an event POST: the event as listed, and the stream's state after it."""
+
+    event = serializers.DictField()
+    game = serializers.DictField(required=False)
+    match = serializers.DictField(required=False)

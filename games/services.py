@@ -1,0 +1,360 @@
+"""Write-side services: start a game or a match, record an event. One transaction each.
+
+Every append follows the same path: lock the stream row, check the expected version, fold the
+event onto the snapshot through the pure rule engine, insert it, update the inline projections,
+register side effects in the outbox. The rule engine's refusals pass through unchanged.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from games import events as event_types
+from games import folding, outbox, store
+from games.models import Game, GameSeat, Match, MatchSeat, Player, Stream
+from games.rules import registry
+from games.rules.base import Move, make_ruleset, ruleset_as_dict, step
+from games.rules.errors import BadSetup, IllegalEvent
+from scoring import projections
+
+CLIENT_MATCH_EVENTS = frozenset({"game.scored"})
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The outcome of recording an event: the row, the stream's state after it, and whether new."""
+
+    event: store.StoredEvent
+    folded: folding.Folded
+    created: bool
+
+
+# --- players -----------------------------------------------------------------------------------
+
+
+def player_resolve(spec: Any) -> Player:
+    """A seat spec ``{"player": id}`` or ``{"name": "..."}``; a new name creates a player."""
+    if not isinstance(spec, dict):
+        raise BadSetup("seat.bad_spec", "Each seat must be an object with a player or a name.")
+    if "player" in spec and spec["player"] is not None:
+        player = Player.objects.filter(pk=_int_or_none(spec["player"])).first()
+        if player is None:
+            raise BadSetup("seat.unknown_player", f"There is no player {spec['player']!r}.")
+        return player
+    name = spec.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > 100:
+        raise BadSetup("seat.bad_name", "A seat needs a player id or a name of 1 to 100 characters.")
+    player, _ = Player.objects.get_or_create(name=name.strip())
+    return player
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _seats_header(players: list[Player]) -> list[dict[str, Any]]:
+    return [{"seat": i, "player": p.pk, "name": p.name} for i, p in enumerate(players)]
+
+
+# --- games -------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def game_start(
+    *,
+    kind: str,
+    seats: list[Any] | None,
+    ruleset: dict[str, Any] | None = None,
+    setup: dict[str, Any] | None = None,
+    match_id: uuid.UUID | None = None,
+    user: Any = None,
+) -> Game:
+    """Create a game stream and record its ``game.started`` event."""
+    rules = registry.get(kind)
+    match, number = _match_slot(match_id, kind) if match_id else (None, None)
+    if match is not None and not seats:
+        players = [s.player for s in match.seats.select_related("player")]
+    else:
+        players = [player_resolve(spec) for spec in (seats or [])]
+    _check_seat_count(rules, len(players))
+    effective = make_ruleset(rules.ruleset_type, ruleset)
+    if match is not None:
+        effective = make_ruleset(rules.ruleset_type, {**_match_ruleset(match), **(ruleset or {})})
+    header = {
+        "kind": kind,
+        "seats": _seats_header(players),
+        "ruleset": ruleset_as_dict(effective),
+        "setup": setup or {},
+        "match": str(match.pk) if match else None,
+        "number": number,
+    }
+    rules.initial_state(header["setup"], effective, len(players))  # refuses a bad setup early
+    stream = Stream.objects.create(
+        category=Stream.Category.GAME, kind=kind, created_by=_user_or_none(user)
+    )
+    game = Game.objects.create(stream=stream, kind=kind, match=match, number=number)
+    GameSeat.objects.bulk_create(
+        [GameSeat(game=game, seat=i, player=p) for i, p in enumerate(players)]
+    )
+    _append(stream, uuid.uuid4(), event_types.GAME_STARTED, header, _meta(user, {}), None)
+    return game
+
+
+def _check_seat_count(rules: Any, count: int) -> None:
+    if not rules.min_seats <= count <= rules.max_seats:
+        span = (
+            f"{rules.min_seats}"
+            if rules.min_seats == rules.max_seats
+            else f"{rules.min_seats} to {rules.max_seats}"
+        )
+        raise BadSetup(
+            "game.bad_seats", f"{rules.kind} is played by {span} players, not {count}."
+        )
+
+
+def _match_ruleset(match: Match) -> dict[str, Any]:
+    header = folding.load(match.stream).header
+    game_rules = registry.get(match.format)
+    names = {f for f in game_rules.ruleset_type.__dataclass_fields__}
+    return {k: v for k, v in header.get("ruleset", {}).items() if k in names}
+
+
+def _match_slot(match_id: uuid.UUID, kind: str) -> tuple[Match, int]:
+    """Lock the match and give the number of its next game, or refuse."""
+    try:
+        stream = store.lock_stream(match_id)
+        match = stream.match
+    except (Stream.DoesNotExist, Match.DoesNotExist):
+        raise BadSetup("match.not_found", f"There is no match {match_id}.") from None
+    if match.format != kind:
+        raise BadSetup("match.wrong_kind", f"This match plays {match.format}, not {kind}.")
+    if match.entry != "live":
+        raise BadSetup("match.sheet_entry", "This match is entered as a score sheet.")
+    if match.games.filter(stream__status=Stream.Status.IN_PROGRESS).exists():
+        raise BadSetup("match.game_in_progress", "Finish the match's current game first.")
+    folded = folding.load(stream)
+    number = folded.engine.rules.next_game_number(folded.state)
+    if number is None:
+        raise BadSetup("match.over", "This match has all its games.")
+    return match, number
+
+
+# --- matches -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def match_start(
+    *,
+    format: str,
+    players: list[Any],
+    teams: list[Any] | None = None,
+    ruleset: dict[str, Any] | None = None,
+    entry: str = "live",
+    user: Any = None,
+) -> Match:
+    """Create a match stream and record its ``match.started`` event."""
+    engine = folding.engine_for(Stream.Category.MATCH, {"format": format})
+    if entry not in ("live", "sheet"):
+        raise BadSetup("match.bad_entry", f"entry must be 'live' or 'sheet', not {entry!r}.")
+    seated = [player_resolve(spec) for spec in players or []]
+    effective = make_ruleset(engine.rules.ruleset_type, ruleset)
+    header = {
+        "format": format,
+        "players": _seats_header(seated),
+        "teams": teams or [],
+        "ruleset": ruleset_as_dict(effective),
+        "entry": entry,
+    }
+    engine.start(header)  # refuses a bad player count early
+    stream = Stream.objects.create(
+        category=Stream.Category.MATCH, kind=format, created_by=_user_or_none(user)
+    )
+    match = Match.objects.create(stream=stream, format=format, entry=entry)
+    MatchSeat.objects.bulk_create(
+        [MatchSeat(match=match, seat=i, player=p) for i, p in enumerate(seated)]
+    )
+    _append(stream, uuid.uuid4(), event_types.MATCH_STARTED, header, _meta(user, {}), None)
+    return match
+
+
+def match_rate(*, match_id: uuid.UUID) -> bool:
+    """Record the rating of a complete match once; False if it was already there."""
+    with transaction.atomic():
+        stream = store.lock_stream(match_id)
+        folded = folding.load(stream)
+        rules = folded.engine.rules
+        rating = rules.rating(folded.state)
+        if rating is None or folded.state.rating is not None:
+            return False
+        data = {"rating": rating, "match_score": rules.standing(folded.state)[0]["match_score"]}
+        event_id = uuid.uuid5(match_id, "match.rated")
+        _append(stream, event_id, "match.rated", data, _meta(None, {}), folded)
+        return True
+
+
+# --- recording ---------------------------------------------------------------------------------
+
+
+def event_record(
+    *,
+    stream_id: uuid.UUID,
+    event_id: uuid.UUID,
+    type: str,
+    data: Any,
+    expected_version: int | None = None,
+    meta: dict[str, Any] | None = None,
+    user: Any = None,
+) -> Recorded:
+    """Record one client event on a game or match stream (idempotent by ``event_id``)."""
+    if not isinstance(data, dict):
+        raise IllegalEvent("event.bad_data", "The event's data must be a JSON object.")
+    data = event_types.normalise(type, data)
+    try:
+        return _record(stream_id, event_id, type, data, expected_version, _meta(user, meta or {}))
+    except store.EventIdReused:
+        # Another request took the id first; it is a retry only if it carried the same event.
+        original = _replay_of(event_id, stream_id, type, data)
+        if original is None:
+            raise
+        return original
+
+
+@transaction.atomic
+def _record(
+    stream_id: uuid.UUID,
+    event_id: uuid.UUID,
+    type: str,
+    data: dict[str, Any],
+    expected_version: int | None,
+    meta: dict[str, Any],
+) -> Recorded:
+    stream = store.lock_stream(stream_id)
+    original = _replay_of(event_id, stream_id, type, data)
+    if original is not None:
+        return original
+    if expected_version is not None and expected_version != stream.version:
+        raise store.VersionConflict(stream.version)
+    _check_client_type(stream, type)
+    return _append(stream, event_id, type, data, meta, None)
+
+
+def _replay_of(
+    event_id: uuid.UUID, stream_id: uuid.UUID, type: str, data: dict[str, Any]
+) -> Recorded | None:
+    """The original outcome if ``event_id`` was recorded with the same body; raise if not."""
+    row = store.find(event_id)
+    if row is None:
+        return None
+    event = store.read(row)
+    if event.stream_id != stream_id or event.type != type or event.data != data:
+        raise store.EventIdReused(event_id)
+    stream = Stream.objects.get(pk=stream_id)
+    return Recorded(event, folding.load(stream, at_version=event.version), created=False)
+
+
+def _check_client_type(stream: Stream, type: str) -> None:
+    if type in event_types.SERVICE_ONLY:
+        raise IllegalEvent("event.reserved_type", f"{type} is recorded by the service itself.")
+    if stream.category == Stream.Category.MATCH and type not in CLIENT_MATCH_EVENTS:
+        raise IllegalEvent(
+            "event.unknown_type", f"{type!r} cannot be recorded on a match; games take moves."
+        )
+    if stream.category == Stream.Category.MATCH and stream.match.entry != "sheet":
+        raise IllegalEvent(
+            "match.live_entry", "This match is recorded live: its games carry the moves."
+        )
+
+
+def _append(
+    stream: Stream,
+    event_id: uuid.UUID,
+    type: str,
+    data: dict[str, Any],
+    meta: dict[str, Any],
+    folded: folding.Folded | None,
+) -> Recorded:
+    """Fold, insert, snapshot, project, and register side effects; the caller holds the lock."""
+    after = _fold_next(stream, folded, type, data)
+    status_before = None if stream.version == 0 else stream.status
+    row = store.insert(stream, event_id=event_id, type=type, data=data, meta=meta)
+    stream.status = _status(after, stream.status)
+    stream.snapshot = folding.pack(after)
+    stream.snapshot_version = stream.version
+    stream.save(update_fields=["version", "head_hash", "status", "snapshot", "snapshot_version"])
+    event = store.read(row)
+    projections.handle(stream, after, event, status_before)
+    _after_append(stream, after, event)
+    return Recorded(event, after, created=True)
+
+
+def _fold_next(
+    stream: Stream, folded: folding.Folded | None, type: str, data: dict[str, Any]
+) -> folding.Folded:
+    version = stream.version + 1
+    if type in (event_types.GAME_STARTED, event_types.MATCH_STARTED):
+        engine = folding.engine_for(stream.category, data)
+        return folding.Folded(stream.category, data, engine.start(data), version)
+    if type == event_types.UNDO:
+        _check_undo_allowed(stream)
+        header, states = folding.state_stack(stream)
+        step(folding.engine_for(stream.category, header).rules, states, Move(type, data))
+        return folding.Folded(stream.category, header, states[-1], version)
+    folded = folded or folding.load(stream)
+    state = folded.engine.apply(folded.state, Move(type, data))
+    return folding.Folded(stream.category, folded.header, state, version)
+
+
+def _check_undo_allowed(stream: Stream) -> None:
+    if stream.category == Stream.Category.GAME and stream.status != Stream.Status.IN_PROGRESS:
+        if stream.game.match_id is not None:
+            raise IllegalEvent(
+                "undo.game_closed",
+                "This game's result is already part of its match and cannot be taken back.",
+            )
+
+
+def _status(folded: folding.Folded, current: str) -> str:
+    if current == Stream.Status.SETTLED:
+        return current
+    rules = folded.engine.rules
+    if folded.category == Stream.Category.GAME:
+        done = rules.is_terminal(folded.state)
+    else:
+        done = rules.next_game_number(folded.state) is None
+    return Stream.Status.FINISHED if done else Stream.Status.IN_PROGRESS
+
+
+def _after_append(stream: Stream, folded: folding.Folded, event: store.StoredEvent) -> None:
+    """Side effects of a game finishing inside a match, and of a match completing."""
+    if stream.category == Stream.Category.GAME:
+        match_id = folded.header.get("match")
+        if match_id and stream.status == Stream.Status.FINISHED:
+            _report_game_to_match(stream, folded, uuid.UUID(match_id))
+    elif stream.status == Stream.Status.FINISHED and event.type != "match.rated":
+        rules = folded.engine.rules
+        if rules.rating(folded.state) is not None and folded.state.rating is None:
+            outbox.register("scoring.rate_match", [str(stream.pk)], key=f"rate:{stream.pk}")
+
+
+def _report_game_to_match(game_stream: Stream, folded: folding.Folded, match_id: uuid.UUID) -> None:
+    result = folded.engine.rules.result(folded.state)
+    data = {"game": str(game_stream.pk), "scores": [s.total for s in result.scores]}
+    match_stream = store.lock_stream(match_id)
+    event_id = uuid.uuid5(game_stream.pk, "game.finished")
+    _append(match_stream, event_id, "game.finished", data, _meta(None, {}), None)
+
+
+# --- helpers of the write side -----------------------------------------------------------------
+
+
+def _user_or_none(user: Any) -> Any:
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+def _meta(user: Any, client_meta: dict[str, Any]) -> dict[str, Any]:
+    known = {k: client_meta[k] for k in ("device", "client_time") if k in client_meta}
+    return {"recorded_by": getattr(_user_or_none(user), "pk", None), **known}

@@ -1,0 +1,60 @@
+"""Match standing: every game's scores with the cumulative figures, the standing and the rating."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.db import transaction
+
+from games.folding import Folded
+from scoring.models import MatchStanding
+from scoring.replay import final_states
+
+
+def standing_fields(folded: Folded, status: str) -> dict[str, Any]:
+    rules = folded.engine.rules
+    standing = rules.standing(folded.state)
+    names = {p["seat"]: p["name"] for p in folded.header["players"]}
+    for row in standing:
+        row["name"] = names.get(row["seat"], "")
+    return {
+        "format": folded.header["format"],
+        "status": status,
+        "version": folded.version,
+        "games": rules.games(folded.state),
+        "standing": standing,
+        "winner": [row["seat"] for row in standing if row["rank"] == 1] if status != "in_progress" else [],
+        "rating": rules.rating(folded.state),
+    }
+
+
+def handle(stream: Any, folded: Folded, event: Any, status_before: str | None) -> None:
+    MatchStanding.objects.update_or_create(
+        match_id=stream.pk,
+        defaults={"updated_at": event.recorded_at, **standing_fields(folded, stream.status)},
+    )
+
+
+@transaction.atomic
+def rebuild(progress: Callable[[int], None] | None = None) -> int:
+    from games.models import Stream
+
+    MatchStanding.objects.all().delete()
+    statuses = dict(Stream.objects.filter(category="match").values_list("pk", "status"))
+    rows = [
+        MatchStanding(
+            match_id=r.stream_id,
+            updated_at=r.updated_at,
+            **standing_fields(r.folded, _status(statuses.get(r.stream_id), r.folded)),
+        )
+        for r in final_states("match", progress)
+    ]
+    MatchStanding.objects.bulk_create(rows, batch_size=1000)
+    return len(rows)
+
+
+def _status(stored: str | None, folded: Folded) -> str:
+    if stored in ("settled", "abandoned"):
+        return stored
+    return "finished" if folded.engine.rules.next_game_number(folded.state) is None else "in_progress"

@@ -1,0 +1,58 @@
+"""Player records: games played and finished, best total, points, last played.
+
+Derived from the game summaries of the player's games, so handling an event and rebuilding
+both come down to recomputing the affected players' rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from django.db import transaction
+
+from games.models import GameSeat, Player
+from scoring.models import GameSummary, PlayerRecord
+
+
+def handle(player_ids: Iterable[int]) -> None:
+    ids = list(player_ids)
+    PlayerRecord.objects.filter(player_id__in=ids).delete()
+    PlayerRecord.objects.bulk_create(records(ids))
+
+
+def records(player_ids: list[int]) -> list[PlayerRecord]:
+    seats = (
+        GameSeat.objects.filter(player_id__in=player_ids)
+        .values("player_id", "seat", "game_id")
+        .order_by()
+    )
+    by_game = {s.pk: s for s in GameSummary.objects.filter(game_id__in=seats.values("game_id"))}
+    rows = {pk: PlayerRecord(player_id=pk) for pk in player_ids}
+    for seat in seats:
+        _add(rows[seat["player_id"]], by_game.get(seat["game_id"]), seat["seat"])
+    return list(rows.values())
+
+
+def _add(record: PlayerRecord, summary: GameSummary | None, seat: int) -> None:
+    if summary is None:
+        return
+    record.games_played += 1
+    if record.last_played is None or summary.updated_at > record.last_played:
+        record.last_played = summary.updated_at
+    if summary.status != "finished":
+        return
+    total = summary.scores[seat]["total"]
+    record.games_finished += 1
+    record.points_total += total
+    record.best_total = total if record.best_total is None else max(record.best_total, total)
+
+
+@transaction.atomic
+def rebuild(progress: Callable[[int], None] | None = None) -> int:
+    PlayerRecord.objects.all().delete()
+    ids = list(Player.objects.values_list("pk", flat=True))
+    for start in range(0, len(ids), 1000):
+        PlayerRecord.objects.bulk_create(records(ids[start : start + 1000]))
+    return len(ids)
+
+

@@ -1,0 +1,14 @@
+"""Test settings: the project's settings on PostgreSQL, with Redis for the Celery tests.
+
+The suite runs on the real services at their localhost defaults; DATABASE_URL and
+TEST_REDIS_URL override them. Tasks run eagerly unless a test starts a real worker.
+"""
+
+import os
+
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/scarney")
+
+from scarney_site.settings import *  # noqa: E402,F403
+
+TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
