@@ -7,12 +7,16 @@ however many events there are.
 from __future__ import annotations
 
 import itertools
+import json
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import connection
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from games import events as event_types
 from games.folding import Folded, fold_events
@@ -37,12 +41,12 @@ class Replayed:
 def final_states(category: str, progress: Callable[[int], None] | None = None) -> Iterator[Replayed]:
     """One Replayed per stream of ``category``; ``progress(n)`` is told of every n events read."""
     rows = _rows(category)
-    for stream_id, group in itertools.groupby(rows, key=lambda row: row[0]):
+    for _, group in itertools.groupby(rows, key=lambda row: row[0]):
         events = [_stored(row) for row in group]
         if progress:
             progress(len(events))
         folded = fold_events(category, events)
-        yield Replayed(stream_id, folded, events[0].recorded_at, events[-1].recorded_at)
+        yield Replayed(events[0].stream_id, folded, events[0].recorded_at, events[-1].recorded_at)
 
 
 def _rows(category: str) -> Iterator[tuple[Any, ...]]:
@@ -54,10 +58,14 @@ def _rows(category: str) -> Iterator[tuple[Any, ...]]:
 
 def _stored(row: tuple[Any, ...]) -> StoredEvent:
     stream_id, version, type_, schema_version, data, recorded_at = row
-    if isinstance(data, str):  # SQLite hands JSON back as text
-        import json
-
+    if isinstance(data, str):  # SQLite hands back JSON, UUIDs and datetimes as text
         data = json.loads(data)
+    if not isinstance(stream_id, uuid.UUID):
+        stream_id = uuid.UUID(str(stream_id))
+    if isinstance(recorded_at, str):
+        recorded_at = parse_datetime(recorded_at)
+    if timezone.is_naive(recorded_at):
+        recorded_at = timezone.make_aware(recorded_at, UTC)
     return StoredEvent(
         position=0,
         id=None,  # type: ignore[arg-type]

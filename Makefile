@@ -1,0 +1,52 @@
+# Two commands do all the set-up on a fresh machine: `make run` and `make test` (see README).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/scarney
+PYTEST_ARGS ?=
+
+.PHONY: run test lint format typecheck bench migrate demo worker clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## run: serve http://$(HOST):$(PORT) on SQLite with eager Celery and the demo club loaded
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput -v 0
+	$(BIN)/python manage.py collectstatic --noinput -v 0
+	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+## test: the whole suite on PostgreSQL and Redis at their localhost defaults
+test: $(STAMP)
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy games/rules
+
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python bench/solve.py
+	$(BIN)/python bench/append.py
+	$(BIN)/python bench/rebuild.py
+	$(BIN)/python bench/http.py
+
+worker: $(STAMP)
+	$(BIN)/celery -A scarney_site worker --loglevel=info
+
+clean:
+	rm -rf var .pytest_cache .hypothesis

@@ -1,0 +1,26 @@
+"""``manage.py load_demo``: load the demo club once, then print how to log in."""
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from rest_framework.authtoken.models import Token
+
+from games import demo
+
+
+class Command(BaseCommand):
+    help = "Load the demo club (players, a finished match, the end games, a game in progress)."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if demo.is_loaded():
+            self.stdout.write("The demo club is already loaded.")
+        else:
+            made = demo.load()
+            self.stdout.write(f"Loaded the demo club: match {made['match']}.")
+        user = get_user_model().objects.get(username=demo.DEMO_USER)
+        token, _ = Token.objects.get_or_create(user=user)
+        self.stdout.write(
+            f"Demo login: {demo.DEMO_USER} / {demo.DEMO_PASSWORD} (admin at /admin/, API token "
+            f"{token.key})"
+        )
