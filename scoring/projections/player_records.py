@@ -37,8 +37,9 @@ def _add(record: PlayerRecord, summary: GameSummary | None, seat: int) -> None:
     if summary is None:
         return
     record.games_played += 1
-    if record.last_played is None or summary.updated_at > record.last_played:
-        record.last_played = summary.updated_at
+    # The start of the latest game: it is fixed once recorded, so inline and rebuild agree.
+    if record.last_played is None or summary.started_at > record.last_played:
+        record.last_played = summary.started_at
     if summary.status != "finished":
         return
     total = summary.scores[seat]["total"]
