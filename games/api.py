@@ -56,7 +56,7 @@ def _at_version(request: Request, stream: Stream) -> int | None:
     raw = request.query_params.get("at_version")
     if raw is None:
         return None
-    if not raw.isdigit() or not 1 <= int(raw) <= stream.version:
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= stream.version:
         raise ValidationError({"at_version": f"Give a version from 1 to {stream.version}."})
     return int(raw)
 

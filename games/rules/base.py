@@ -35,7 +35,12 @@ class BonusAward:
     pawns: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "points": self.points, "why": self.why, "pawns": list(self.pawns)}
+        return {
+            "kind": self.kind,
+            "points": self.points,
+            "why": self.why,
+            "pawns": list(self.pawns),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +140,8 @@ def make_ruleset(ruleset_type: type[Any], overrides: Mapping[str, Any] | None) -
 
 def _check_parameter(ruleset_type: type[Any], name: str, value: Any) -> None:
     allowed = getattr(ruleset_type, "ALLOWED", {}).get(name)
-    if allowed is not None and value not in allowed:
+    # Compare types too: 1 == True, yet 1 is not a valid value of a yes/no house rule.
+    if allowed is not None and not any(type(value) is type(a) and value == a for a in allowed):
         choices = ", ".join(repr(a) for a in allowed)
         raise BadRuleset(
             "ruleset.bad_value",

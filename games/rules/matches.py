@@ -90,7 +90,7 @@ class SolitaireMatchRules:
 
     def apply(self, state: SolitaireMatchState, move: Move) -> SolitaireMatchState:
         """The match after a finished game, a sheet entry or the rating; else IllegalEvent."""
-        if move.type not in _HANDLERS:
+        if not isinstance(move.type, str) or move.type not in _HANDLERS:
             raise IllegalEvent(
                 "event.unknown_type",
                 f"{move.type!r} is not an event of a Solitaire match.",

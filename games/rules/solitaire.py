@@ -124,7 +124,7 @@ class SolitaireRules:
 
     def apply(self, state: State, move: Move) -> State:
         """The state after ``move``, or IllegalEvent with a RULES.md 2.4 refusal code."""
-        if move.type not in EVENT_TYPES:
+        if not isinstance(move.type, str) or move.type not in EVENT_TYPES:
             raise IllegalEvent(
                 "event.unknown_type",
                 f"{move.type!r} is not an event of Scarney Solitaire.",
