@@ -286,8 +286,10 @@ def _append(
     stream.snapshot_version = stream.version
     stream.save(update_fields=["version", "head_hash", "status", "snapshot", "snapshot_version"])
     event = store.read(row)
-    projections.handle(stream, after, event, status_before)
+    # Side effects first: they lock the match stream, and every path takes match locks
+    # before the player locks of the projections.
     _after_append(stream, after, event)
+    projections.handle(stream, after, event, status_before)
     return Recorded(event, after, created=True)
 
 

@@ -15,7 +15,10 @@ from scoring.models import GameSummary, PlayerRecord
 
 
 def handle(player_ids: Iterable[int]) -> None:
-    ids = list(player_ids)
+    ids = sorted(set(player_ids))
+    # Two games of one player may finish at once: lock the players (in id order, so no
+    # deadlock) and recompute from what is committed once we hold them.
+    list(Player.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk"))
     PlayerRecord.objects.filter(player_id__in=ids).delete()
     PlayerRecord.objects.bulk_create(records(ids))
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, transaction
 
 from games import folding, services, store
 from games.models import Event, Player, Stream
@@ -34,7 +34,7 @@ LAYOUT = {circle_name(c): pawn for c, pawn in zip(CIRCLES, " ".join(MIXED).split
 WRITERS = 8
 STREAMS = 20
 APPENDS = 1000
-DEADLINE = 90.0  # seconds; the load below takes about 20 s on a 2-core machine
+DEADLINE = 60.0  # seconds; the load below takes about 5 s on a 2-core machine
 
 
 def in_threads(count: int, work: Callable[[int], Any]) -> list[Any]:
@@ -64,7 +64,9 @@ def in_threads(count: int, work: Callable[[int], Any]) -> list[Any]:
     return results
 
 
-def new_game(player: Player) -> uuid.UUID:
+def new_game(player: Player | None = None) -> uuid.UUID:
+    """A new game of ``player``, or of a new player of its own."""
+    player = player or Player.objects.create(name=f"Player {uuid.uuid4().hex[:8]}")
     return services.game_start(kind=KIND, seats=[{"player": player.pk}]).pk
 
 
@@ -137,7 +139,7 @@ def test_eight_copies_of_one_event_sent_at_once_record_it_once_and_all_get_its_a
 
     assert all(isinstance(r, services.Recorded) for r in results), results
     assert sorted(r.created for r in results) == [False] * (WRITERS - 1) + [True]
-    assert {r.event for r in results} == {results[0].event}
+    assert all(r.event == results[0].event for r in results)
     assert results[0].event.version == 3
     assert Event.objects.filter(id=event_id).count() == 1
     assert Event.objects.filter(stream=stream).count() == 3
@@ -170,6 +172,60 @@ def test_one_event_id_sent_at_once_to_two_streams_is_recorded_on_one_and_refused
     )) == [2, 3]
 
 
+# --- one player, two games at once ---------------------------------------------------------------
+
+
+def wait_until_a_backend_waits_for_a_lock(timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0]:
+                return
+            time.sleep(0.02)
+    raise AssertionError("no writer ever waited for a lock")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="scoring.projections.player_records.handle deletes and re-inserts the player's row "
+    "without locking the player: a second transaction's DELETE misses the row the first one "
+    "inserted, and its INSERT fails on scoring_playerrecord_pkey (IntegrityError). Fix: lock "
+    "the players first, Player.objects.select_for_update(no_key=True).filter(pk__in=ids)"
+    ".order_by('pk').",
+)
+def test_two_games_of_one_player_started_at_once_both_count_in_the_player_record(player):
+    # given a player with a record
+    new_game(player)
+    from scoring.models import PlayerRecord
+
+    # when a second game's start has written the record but not committed yet
+    with transaction.atomic():
+        new_game(player)
+        # and a third game's start, on another connection, reaches the player's record
+        other = threading.Thread(target=lambda: results.append(start_elsewhere(player)))
+        results: list[Any] = []
+        other.start()
+        wait_until_a_backend_waits_for_a_lock()
+    other.join(timeout=DEADLINE)
+
+    # then the third start succeeds once the second commits, and the record counts all three
+    assert not isinstance(results[0], Exception), results[0]
+    assert PlayerRecord.objects.get(player=player).games_played == 3
+
+
+def start_elsewhere(player: Player) -> Any:
+    try:
+        return new_game(player)
+    except Exception as error:  # handed to the main thread, which asserts on it
+        return error
+    finally:
+        connection.close()
+
+
 # --- many streams, many writers, retries ---------------------------------------------------------
 
 
@@ -185,9 +241,12 @@ class Ack:
 
 @dataclass
 class Table:
-    """The shared load: STREAMS games in play at a time, and the appends still to make."""
+    """The shared load: STREAMS games in play at a time, and the appends still to make.
 
-    player: Player
+    Each game has a player of its own: see the player-record test above for one player's games
+    finishing at once.
+    """
+
     slots: list[uuid.UUID]
     tickets: int = APPENDS
     acks: dict[uuid.UUID, Ack] = field(default_factory=dict)
@@ -205,7 +264,7 @@ class Table:
         """A finished game leaves its slot to a new one (once, whoever notices first)."""
         with self.lock:
             if self.slots[slot] == finished:
-                self.slots[slot] = new_game(self.player)
+                self.slots[slot] = new_game()
                 self.counts["games started"] += 1
 
     def acknowledge(self, event_id: uuid.UUID, ack: Ack) -> None:
@@ -294,9 +353,9 @@ def resend(table: Table, event_id: uuid.UUID, ack: Ack, rng: random.Random) -> N
     table.count("resent")
 
 
-def test_a_thousand_appends_by_eight_writers_over_twenty_streams_lose_and_repeat_nothing(player):
+def test_a_thousand_appends_by_eight_writers_over_twenty_streams_lose_and_repeat_nothing():
     # given twenty games in play
-    table = Table(player, [new_game(player) for _ in range(STREAMS)])
+    table = Table([new_game() for _ in range(STREAMS)])
     started = time.monotonic()
 
     # when eight writers append a thousand events among them, with conflicts and resends
@@ -338,6 +397,6 @@ def test_a_thousand_appends_by_eight_writers_over_twenty_streams_lose_and_repeat
     assert f"Checked {len(streams)} streams and {APPENDS + len(streams)} events" in out.getvalue()
     assert "0 problem(s)" in out.getvalue()
 
-    assert table.counts["resent"] > 0
+    assert table.counts["conflicts"] > 0 and table.counts["resent"] > 0
     assert elapsed < DEADLINE, table.counts
     print(f"{APPENDS} appends in {elapsed:.1f} s: {dict(table.counts)}")
