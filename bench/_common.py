@@ -100,7 +100,9 @@ def migrate_bench_database() -> None:
     except psycopg.ProgrammingError as failure:
         if "placeholder" not in str(failure):
             raise
-    print("note: games 0002 fails on PostgreSQL (placeholder bug); applying its SQL unparameterised")
+    print(
+        "note: games 0002 fails on PostgreSQL (placeholder bug); applying its SQL unparameterised"
+    )
     migration = importlib.import_module("games.migrations.0002_event_append_only_trigger")
     with connection.cursor() as cursor:
         cursor.execute(migration.CREATE)  # no params: no placeholder parsing
@@ -157,14 +159,26 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], title: str = ""
         return str(value)
 
     text = [[cell(v) for v in row] for row in rows]
-    widths = [max(len(h), *(len(r[i]) for r in text)) if text else len(h) for i, h in enumerate(headers)]
+    widths = [
+        max(len(h), *(len(r[i]) for r in text)) if text else len(h) for i, h in enumerate(headers)
+    ]
     lines = []
     if title:
         lines.append(title)
-    lines.append("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(headers, widths, strict=True))))
+    lines.append(
+        "  ".join(
+            h.ljust(w) if i == 0 else h.rjust(w)
+            for i, (h, w) in enumerate(zip(headers, widths, strict=True))
+        )
+    )
     lines.append("  ".join("-" * w for w in widths))
     for row in text:
-        lines.append("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths, strict=True))))
+        lines.append(
+            "  ".join(
+                v.ljust(w) if i == 0 else v.rjust(w)
+                for i, (v, w) in enumerate(zip(row, widths, strict=True))
+            )
+        )
     return "\n".join(lines)
 
 
@@ -196,7 +210,11 @@ def machine() -> dict[str, Any]:
 def git_commit() -> str:
     try:
         return subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=5
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=5,
         ).stdout.strip()
     except Exception:
         return ""

@@ -70,7 +70,9 @@ RAW_INSERT = (
 # --- the three writers: each sets up, waits at the barrier, appends until its deadline ----------
 
 
-def service_writer(share: list[int], seconds: float, barrier: Any, seed: int, tag: str) -> dict[str, Any]:
+def service_writer(
+    share: list[int], seconds: float, barrier: Any, seed: int, tag: str
+) -> dict[str, Any]:
     """Start and lay out this writer's games, then append legal moves through the service."""
     from games import services
     from games.rules.board import ALL_PAWNS, CIRCLES
@@ -86,8 +88,11 @@ def service_writer(share: list[int], seconds: float, barrier: Any, seed: int, ta
         rng.shuffle(pawns)
         layout = {f"C{c}": p for c, p in zip(CIRCLES, pawns, strict=True)}
         done = services.event_record(
-            stream_id=game.pk, event_id=uuid.uuid4(), type="board.laid_out",
-            data={"position": layout}, expected_version=1,
+            stream_id=game.pk,
+            event_id=uuid.uuid4(),
+            type="board.laid_out",
+            data={"position": layout},
+            expected_version=1,
         )
         live.append([game.pk, done.folded.state, done.folded.version])
 
@@ -103,7 +108,10 @@ def service_writer(share: list[int], seconds: float, barrier: Any, seed: int, ta
         move = rng.choice(SOLITAIRE.legal_events(game[1]))
         t0 = clock()
         done = services.event_record(
-            stream_id=game[0], event_id=uuid.uuid4(), type=move.type, data=dict(move.data),
+            stream_id=game[0],
+            event_id=uuid.uuid4(),
+            type=move.type,
+            data=dict(move.data),
             expected_version=game[2],
         )
         latencies.append(clock() - t0)
@@ -115,7 +123,9 @@ def service_writer(share: list[int], seconds: float, barrier: Any, seed: int, ta
     return {"elapsed": clock() - started, "latencies": latencies, "finished": finished}
 
 
-def raw_writer(share: list[int], seconds: float, barrier: Any, seed: int, tag: str) -> dict[str, Any]:
+def raw_writer(
+    share: list[int], seconds: float, barrier: Any, seed: int, tag: str
+) -> dict[str, Any]:
     """One INSERT per transaction into bench_raw_event; versions kept per stream in memory."""
     import psycopg
     from psycopg.types.json import Jsonb
@@ -139,7 +149,15 @@ def raw_writer(share: list[int], seconds: float, barrier: Any, seed: int, tag: s
             t0 = clock()
             conn.execute(
                 RAW_INSERT,
-                (event_id, stream[0], stream[1], "pawn.jumped", Jsonb({"from": frm, "to": to}), meta, previous),
+                (
+                    event_id,
+                    stream[0],
+                    stream[1],
+                    "pawn.jumped",
+                    Jsonb({"from": frm, "to": to}),
+                    meta,
+                    previous,
+                ),
             )
             latencies.append(clock() - t0)
     return {"elapsed": clock() - started, "latencies": latencies, "finished": 0}
@@ -180,7 +198,9 @@ def peer_classes() -> tuple[type, type]:
     return BenchGames, SolitaireGame
 
 
-def peer_writer(share: list[int], seconds: float, barrier: Any, seed: int, tag: str) -> dict[str, Any]:
+def peer_writer(
+    share: list[int], seconds: float, barrier: Any, seed: int, tag: str
+) -> dict[str, Any]:
     """eventsourcing: one aggregate per game, one event per Application.save."""
     app_class, aggregate_class = peer_classes()
     app = app_class(env={**peer_env(), "CREATE_TABLE": "no"})  # prepare_peer made it
@@ -206,7 +226,9 @@ def peer_writer(share: list[int], seconds: float, barrier: Any, seed: int, tag: 
 WRITERS = {"service": service_writer, "raw": raw_writer, "peer": peer_writer}
 
 
-def _child(kind: str, share: list[int], seconds: float, barrier: Any, seed: int, tag: str, out: Any) -> None:
+def _child(
+    kind: str, share: list[int], seconds: float, barrier: Any, seed: int, tag: str, out: Any
+) -> None:
     try:
         out.put(("ok", WRITERS[kind](share, seconds, barrier, seed, tag)))
     except BaseException:
@@ -279,7 +301,9 @@ def prepare_peer() -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=1000, help="games (streams) per measurement")
     parser.add_argument("--seconds", type=float, default=10.0, help="time window per measurement")
     parser.add_argument("--runs", type=int, default=3)
@@ -290,8 +314,10 @@ def main() -> None:
     kinds = [k for k in args.kinds.split(",") if k]
 
     url = _common.setup_django()
-    print(f"database {_common.dbname_of(url)}; {args.games} games; {args.seconds:g} s per measurement; "
-          f"{args.runs} runs; writers {writer_counts}; kinds {kinds}")
+    print(
+        f"database {_common.dbname_of(url)}; {args.games} games; {args.seconds:g} s per measurement; "
+        f"{args.runs} runs; writers {writer_counts}; kinds {kinds}"
+    )
     if "raw" in kinds:
         prepare_raw()
     if "peer" in kinds:
@@ -303,9 +329,11 @@ def main() -> None:
             for writers in writer_counts:
                 m = measure(kind, writers, args.games, args.seconds, run)
                 measurements.append(m)
-                print(f"  run {run} {kind:7s} x{writers}: {m['rate']:8.0f} ev/s  p50 {m['p50_ms']:6.2f} ms"
-                      f"  p99 {m['p99_ms']:6.2f} ms  ({m['events']} events, setup {m['setup_s']:.1f} s)",
-                      flush=True)
+                print(
+                    f"  run {run} {kind:7s} x{writers}: {m['rate']:8.0f} ev/s  p50 {m['p50_ms']:6.2f} ms"
+                    f"  p99 {m['p99_ms']:6.2f} ms  ({m['events']} events, setup {m['setup_s']:.1f} s)",
+                    flush=True,
+                )
 
     summary: dict[str, dict[str, Any]] = {}
     rows = []
@@ -322,29 +350,60 @@ def main() -> None:
                 "runs": len(ms),
             }
             s = summary[key]
-            rows.append([kind, writers, s["rate"], s["p50_ms"], s["p99_ms"], f"{100 * s['rate_spread']:.0f}%"])
+            rows.append(
+                [
+                    kind,
+                    writers,
+                    s["rate"],
+                    s["p50_ms"],
+                    s["p99_ms"],
+                    f"{100 * s['rate_spread']:.0f}%",
+                ]
+            )
     print()
-    print(_common.table(["writer", "procs", "events/s", "p50 ms", "p99 ms", "spread"], rows,
-                        title=f"Appends on PostgreSQL, medians of {args.runs} runs"
-                              " (spread = (max-min)/median of events/s)"))
+    print(
+        _common.table(
+            ["writer", "procs", "events/s", "p50 ms", "p99 ms", "spread"],
+            rows,
+            title=f"Appends on PostgreSQL, medians of {args.runs} runs"
+            " (spread = (max-min)/median of events/s)",
+        )
+    )
 
     ratios: dict[str, float] = {}
     targets = {"service/raw_1": 0.35, "service/peer_1": 2.0, "service/peer_8": 2.0}
     for a, b in (("service", "raw"), ("service", "peer")):
         for writers in writer_counts:
             if f"{a}_{writers}" in summary and f"{b}_{writers}" in summary:
-                ratios[f"{a}/{b}_{writers}"] = summary[f"{a}_{writers}"]["rate"] / summary[f"{b}_{writers}"]["rate"]
+                ratios[f"{a}/{b}_{writers}"] = (
+                    summary[f"{a}_{writers}"]["rate"] / summary[f"{b}_{writers}"]["rate"]
+                )
     if ratios:
         print()
-        print(_common.table(
-            ["ratio (events/s)", "value", "target", "verdict"],
-            [[k.replace("_", ", writers "), v, f">= {targets[k]:g}" if k in targets else "-",
-              _common.verdict(v, targets[k]) if k in targets else "-"] for k, v in ratios.items()],
-        ))
-    path = _common.record(NAME, {
-        "args": vars(args), "summary": summary, "ratios": ratios, "targets": targets,
-        "measurements": measurements,
-    })
+        print(
+            _common.table(
+                ["ratio (events/s)", "value", "target", "verdict"],
+                [
+                    [
+                        k.replace("_", ", writers "),
+                        v,
+                        f">= {targets[k]:g}" if k in targets else "-",
+                        _common.verdict(v, targets[k]) if k in targets else "-",
+                    ]
+                    for k, v in ratios.items()
+                ],
+            )
+        )
+    path = _common.record(
+        NAME,
+        {
+            "args": vars(args),
+            "summary": summary,
+            "ratios": ratios,
+            "targets": targets,
+            "measurements": measurements,
+        },
+    )
     print(f"\nappended to {path.relative_to(_common.ROOT)}")
 
 

@@ -81,7 +81,6 @@ def _record(request: Request, stream: Stream) -> services.Recorded:
     )
 
 
-
 class GameList(StreamView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
@@ -123,14 +122,19 @@ class GameEvents(StreamView):
         stream = self.get_stream(pk)
         return selectors.event_page(request, self, stream)
 
-    @extend_schema(request=bodies.EventCreate, responses={201: bodies.Recorded, 200: bodies.Recorded})
+    @extend_schema(
+        request=bodies.EventCreate, responses={201: bodies.Recorded, 200: bodies.Recorded}
+    )
     def post(self, request: Request, pk: uuid.UUID) -> Response:
         """Record what happened at the table (idempotent by the client's event id)."""
         stream = self.get_stream(pk)
         recorded = _record(request, stream)
         stream.refresh_from_db()
         return Response(
-            {"event": event_json(recorded.event), self.category: self.stream_json(stream, recorded)},
+            {
+                "event": event_json(recorded.event),
+                self.category: self.stream_json(stream, recorded),
+            },
             status=status.HTTP_201_CREATED if recorded.created else status.HTTP_200_OK,
         )
 
@@ -191,5 +195,3 @@ class MatchEvents(GameEvents):
 
     def stream_json(self, stream: Stream, recorded: Any) -> dict[str, Any]:
         return _match_answer(stream, recorded.folded)
-
-

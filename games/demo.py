@@ -21,17 +21,46 @@ PAWNS = [colour + str(spots) for colour in "BRYG" for spots in range(1, 5)]
 
 # RULES.md Appendix A.3: the four end games of the rule book.
 END_GAMES = {
-    "Six-pawn end game": {"C2": "Y4", "C5": "Y3", "C10": "B2", "C11": "G3", "C14": "B1", "C15": "R4"},
+    "Six-pawn end game": {
+        "C2": "Y4",
+        "C5": "Y3",
+        "C10": "B2",
+        "C11": "G3",
+        "C14": "B1",
+        "C15": "R4",
+    },
     "Seven-pawn end game": {
-        "C1": "G3", "C3": "R1", "C6": "Y4", "C8": "B3", "C9": "R4", "C10": "B4", "C12": "G4",
+        "C1": "G3",
+        "C3": "R1",
+        "C6": "Y4",
+        "C8": "B3",
+        "C9": "R4",
+        "C10": "B4",
+        "C12": "G4",
     },
     "Eight-pawn end game": {
-        "C2": "G3", "C3": "Y1", "C6": "B4", "C7": "G4", "C11": "R4", "C12": "Y2", "C15": "B2",
+        "C2": "G3",
+        "C3": "Y1",
+        "C6": "B4",
+        "C7": "G4",
+        "C11": "R4",
+        "C12": "Y2",
+        "C15": "B2",
         "C16": "R1",
     },
     "Twelve-pawn end game": {
-        "C1": "G4", "C3": "G2", "C4": "R3", "C5": "B1", "C7": "R4", "C8": "G3", "C11": "R2",
-        "C12": "Y3", "C13": "Y2", "C14": "B4", "C15": "Y4", "C16": "G1",
+        "C1": "G4",
+        "C3": "G2",
+        "C4": "R3",
+        "C5": "B1",
+        "C7": "R4",
+        "C8": "G3",
+        "C11": "R2",
+        "C12": "Y3",
+        "C13": "Y2",
+        "C14": "B4",
+        "C15": "Y4",
+        "C16": "G1",
     },
 }
 
@@ -49,7 +78,9 @@ def load() -> dict[str, Any]:
     match = services.match_start(format="scarney-solitaire", players=[{"name": "Ann"}], user=user)
     rng = random.Random(1933)
     for _ in range(5):
-        game = services.game_start(kind="scarney-solitaire", seats=None, match_id=match.pk, user=user)
+        game = services.game_start(
+            kind="scarney-solitaire", seats=None, match_id=match.pk, user=user
+        )
         play_well(game, rng, user)
     studies = [
         services.game_start(

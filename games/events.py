@@ -65,7 +65,9 @@ EVENT_TYPES: dict[str, EventType] = {
 }
 
 # Event types a client may record; the others are written by the service itself.
-SERVICE_ONLY = frozenset({GAME_STARTED, MATCH_STARTED, "game.finished", "match.rated", "match.settled"})
+SERVICE_ONLY = frozenset(
+    {GAME_STARTED, MATCH_STARTED, "game.finished", "match.rated", "match.settled"}
+)
 
 
 def current_version(type_name: str) -> int:

@@ -69,7 +69,9 @@ _ENGINES: dict[tuple[str, str], Any] = {}
 def engine_for(category: str, header: dict[str, Any]) -> Any:
     key = (category, header["kind"] if category == Stream.Category.GAME else header["format"])
     if key not in _ENGINES:
-        _ENGINES[key] = GameEngine(key[1]) if category == Stream.Category.GAME else MatchEngine(key[1])
+        _ENGINES[key] = (
+            GameEngine(key[1]) if category == Stream.Category.GAME else MatchEngine(key[1])
+        )
     return _ENGINES[key]
 
 

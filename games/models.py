@@ -81,12 +81,12 @@ class Match(models.Model):
     class Meta:
         verbose_name_plural = "matches"
 
+    def __str__(self) -> str:
+        return f"{self.format} match {self.stream_id}"
+
     @property
     def id(self) -> uuid.UUID:
         return self.stream_id
-
-    def __str__(self) -> str:
-        return f"{self.format} match {self.stream_id}"
 
 
 class MatchSeat(models.Model):
@@ -99,6 +99,9 @@ class MatchSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "seat"], name="match_seat_unique"),
         ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.player_id}"
 
 
 class Game(models.Model):
@@ -118,12 +121,12 @@ class Game(models.Model):
             models.UniqueConstraint(fields=["match", "number"], name="game_number_in_match"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.kind} {self.stream_id}"
+
     @property
     def id(self) -> uuid.UUID:
         return self.stream_id
-
-    def __str__(self) -> str:
-        return f"{self.kind} {self.stream_id}"
 
 
 class GameSeat(models.Model):
@@ -136,6 +139,9 @@ class GameSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="game_seat_unique"),
         ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.player_id}"
 
 
 class EventQuerySet(models.QuerySet["Event"]):
@@ -150,7 +156,7 @@ class Event(models.Model):
     """An immutable fact. Written only by games.store; never updated, never deleted."""
 
     position = models.BigAutoField(primary_key=True)
-    id = models.UUIDField(unique=True, help_text="Client-made id; a retry sends the same one.")
+    id = models.UUIDField(unique=True, help_text="Client-made; a retry sends the same one.")
     stream = models.ForeignKey(Stream, on_delete=models.PROTECT, related_name="events")
     version = models.PositiveIntegerField()
     type = models.CharField(max_length=60)
@@ -168,6 +174,9 @@ class Event(models.Model):
             models.UniqueConstraint(fields=["stream", "version"], name="event_stream_version"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.stream_id}#{self.version} {self.type}"
+
     def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         if not self._state.adding:
             raise ImmutableRowError("Events are append-only: record a correcting event instead.")
@@ -176,12 +185,9 @@ class Event(models.Model):
     def delete(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         raise ImmutableRowError("Events are append-only and are never deleted.")
 
-    def __str__(self) -> str:
-        return f"{self.stream_id}#{self.version} {self.type}"
-
 
 class Outbox(models.Model):
-    """A side effect registered in the transaction that caused it; relayed to Celery after commit."""
+    """A side effect registered in the transaction that caused it; relayed after commit."""
 
     task = models.CharField(max_length=100)
     args = models.JSONField(default=list)
@@ -193,3 +199,6 @@ class Outbox(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["dispatched_at", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.task} {self.key}"

@@ -47,7 +47,9 @@ def player_resolve(spec: Any) -> Player:
         return player
     name = spec.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > 100:
-        raise BadSetup("seat.bad_name", "A seat needs a player id or a name of 1 to 100 characters.")
+        raise BadSetup(
+            "seat.bad_name", "A seat needs a player id or a name of 1 to 100 characters."
+        )
     player, _ = Player.objects.get_or_create(name=name.strip())
     return player
 
@@ -111,9 +113,7 @@ def _check_seat_count(rules: Any, count: int) -> None:
             if rules.min_seats == rules.max_seats
             else f"{rules.min_seats} to {rules.max_seats}"
         )
-        raise BadSetup(
-            "game.bad_seats", f"{rules.kind} is played by {span} players, not {count}."
-        )
+        raise BadSetup("game.bad_seats", f"{rules.kind} is played by {span} players, not {count}.")
 
 
 def _match_ruleset(match: Match) -> dict[str, Any]:

@@ -37,7 +37,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
 def _known(exc: Exception) -> Response | None:
     if isinstance(exc, RuleError):
-        return Response({"code": exc.code, "detail": exc.message, **_jsonable(exc.data)}, status=422)
+        return Response(
+            {"code": exc.code, "detail": exc.message, **_jsonable(exc.data)}, status=422
+        )
     if isinstance(exc, VersionConflict):
         return Response(
             {

@@ -7,7 +7,6 @@ from typing import Any
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
-
 # No event of any game nests deeper than a few levels; deeper bodies are refused before storage.
 MAX_DEPTH = 32
 

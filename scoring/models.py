@@ -28,6 +28,9 @@ class GameSummary(models.Model):
         verbose_name_plural = "game summaries"
         indexes = [models.Index(fields=["kind", "status"])]
 
+    def __str__(self) -> str:
+        return f"{self.kind} {self.game_id}: {self.status}"
+
 
 class BonusAward(models.Model):
     """One itemised bonus of a finished game (RULES.md 2.5)."""
@@ -41,6 +44,9 @@ class BonusAward(models.Model):
     class Meta:
         ordering = ["game", "seat", "id"]
 
+    def __str__(self) -> str:
+        return f"{self.kind} {self.points}"
+
 
 class PlayerRecord(models.Model):
     player = models.OneToOneField(
@@ -51,6 +57,9 @@ class PlayerRecord(models.Model):
     best_total = models.IntegerField(null=True, blank=True)
     points_total = models.IntegerField(default=0)
     last_played = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"record of player {self.player_id}"
 
 
 class MatchStanding(models.Model):
@@ -65,3 +74,6 @@ class MatchStanding(models.Model):
     winner = models.JSONField(default=list)
     rating = models.CharField(max_length=40, null=True, blank=True)
     updated_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.format} {self.match_id}: {self.status}"

@@ -38,7 +38,9 @@ class Replayed:
     updated_at: datetime
 
 
-def final_states(category: str, progress: Callable[[int], None] | None = None) -> Iterator[Replayed]:
+def final_states(
+    category: str, progress: Callable[[int], None] | None = None
+) -> Iterator[Replayed]:
     """One Replayed per stream of ``category``; ``progress(n)`` is told of every n events read."""
     rows = _rows(category)
     for _, group in itertools.groupby(rows, key=lambda row: row[0]):

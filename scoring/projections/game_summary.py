@@ -33,7 +33,9 @@ def bonus_rows(summary: GameSummary) -> list[BonusAward]:
     if summary.status == "in_progress":
         return []
     return [
-        BonusAward(game=summary, seat=s["seat"], kind=b["kind"], points=b["points"], pawns=b["pawns"])
+        BonusAward(
+            game=summary, seat=s["seat"], kind=b["kind"], points=b["points"], pawns=b["pawns"]
+        )
         for s in summary.scores
         for b in s["bonuses"]
     ]

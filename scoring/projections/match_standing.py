@@ -24,7 +24,9 @@ def standing_fields(folded: Folded, status: str) -> dict[str, Any]:
         "version": folded.version,
         "games": rules.games(folded.state),
         "standing": standing,
-        "winner": [row["seat"] for row in standing if row["rank"] == 1] if status != "in_progress" else [],
+        "winner": [row["seat"] for row in standing if row["rank"] == 1]
+        if status != "in_progress"
+        else [],
         "rating": rules.rating(folded.state),
     }
 
@@ -57,4 +59,6 @@ def rebuild(progress: Callable[[int], None] | None = None) -> int:
 def _status(stored: str | None, folded: Folded) -> str:
     if stored in ("settled", "abandoned"):
         return stored
-    return "finished" if folded.engine.rules.next_game_number(folded.state) is None else "in_progress"
+    return (
+        "finished" if folded.engine.rules.next_game_number(folded.state) is None else "in_progress"
+    )

@@ -58,5 +58,3 @@ def rebuild(progress: Callable[[int], None] | None = None) -> int:
     for start in range(0, len(ids), 1000):
         PlayerRecord.objects.bulk_create(records(ids[start : start + 1000]))
     return len(ids)
-
-

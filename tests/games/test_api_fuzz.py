@@ -16,10 +16,18 @@ pytestmark = pytest.mark.django_db
 FUZZ = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20)
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=20)
+)
 JSON = st.recursive(
     SCALARS,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 CIRCLE = st.one_of(st.integers(-2, 20), st.sampled_from(["C1", "C7", "c16", "C0", "C17", "X", ""]))
@@ -30,20 +38,36 @@ EVENT_DATA = st.fixed_dictionaries(
         "from": CIRCLE | JSON,
         "to": CIRCLE,
         "over": CIRCLE,
-        "position": st.dictionaries(st.sampled_from(["C1", "C2", "C17", "Z"]), st.sampled_from(["B1", "R2", "Q9", "B1"]) | JSON),
+        "position": st.dictionaries(
+            st.sampled_from(["C1", "C2", "C17", "Z"]),
+            st.sampled_from(["B1", "R2", "Q9", "B1"]) | JSON,
+        ),
         "reason": JSON,
     },
-)  # fmt: skip
+)
 EVENT_BODY = st.fixed_dictionaries(
     {
         "id": st.uuids().map(str) | JSON,
         "type": st.sampled_from(
-            ["board.laid_out", "pawn.taken_off", "pawn.jumped", "game.scarney_called", "move.undone",
-             "game.started", "match.rated", "dice.thrown"]
-        ) | JSON,
+            [
+                "board.laid_out",
+                "pawn.taken_off",
+                "pawn.jumped",
+                "game.scarney_called",
+                "move.undone",
+                "game.started",
+                "match.rated",
+                "dice.thrown",
+            ]
+        )
+        | JSON,
     },
-    optional={"data": EVENT_DATA | JSON, "expected_version": st.integers(-3, 8) | JSON, "meta": JSON},
-)  # fmt: skip
+    optional={
+        "data": EVENT_DATA | JSON,
+        "expected_version": st.integers(-3, 8) | JSON,
+        "meta": JSON,
+    },
+)
 ALLOWED = {200, 201, 400, 401, 404, 409, 422}
 
 
@@ -68,7 +92,9 @@ def test_random_event_bodies_get_an_answer_with_a_code_never_a_500(
 
 @FUZZ
 @given(body=JSON)
-def test_random_json_of_any_shape_gets_an_answer_with_a_code(api: APIClient, game_id: str, body: Any) -> None:
+def test_random_json_of_any_shape_gets_an_answer_with_a_code(
+    api: APIClient, game_id: str, body: Any
+) -> None:
     for url in ("/api/v1/games/", f"/api/v1/games/{game_id}/events/", "/api/v1/matches/"):
         assert_answered(api.post(url, json.dumps(body), content_type="application/json"))
 
@@ -77,7 +103,12 @@ def test_random_json_of_any_shape_gets_an_answer_with_a_code(api: APIClient, gam
 @given(
     body=st.fixed_dictionaries(
         {"kind": st.sampled_from(["scarney-solitaire", "chess"]) | JSON},
-        optional={"seats": JSON, "ruleset": JSON, "setup": JSON, "match": st.uuids().map(str) | JSON},
+        optional={
+            "seats": JSON,
+            "ruleset": JSON,
+            "setup": JSON,
+            "match": st.uuids().map(str) | JSON,
+        },
     )
 )
 def test_random_game_creations_get_an_answer_with_a_code(api: APIClient, body: Any) -> None:
@@ -87,12 +118,16 @@ def test_random_game_creations_get_an_answer_with_a_code(api: APIClient, body: A
 @FUZZ
 @given(raw=st.binary(max_size=200))
 def test_random_bytes_get_an_answer_with_a_code(api: APIClient, game_id: str, raw: bytes) -> None:
-    assert_answered(api.post(f"/api/v1/games/{game_id}/events/", raw, content_type="application/json"))
+    assert_answered(
+        api.post(f"/api/v1/games/{game_id}/events/", raw, content_type="application/json")
+    )
 
 
 @FUZZ
 @given(version=st.text(max_size=6))
-def test_random_at_version_values_get_an_answer_with_a_code(api: APIClient, game_id: str, version: str) -> None:
+def test_random_at_version_values_get_an_answer_with_a_code(
+    api: APIClient, game_id: str, version: str
+) -> None:
     response = api.get(f"/api/v1/games/{game_id}/", {"at_version": version})
     assert response.status_code in (200, 400), response.content[:300]
 

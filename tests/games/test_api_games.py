@@ -15,8 +15,15 @@ pytestmark = pytest.mark.django_db
 PAWNS = [colour + str(spots) for colour in "BRYG" for spots in range(1, 5)]
 LAYOUT = {f"C{i + 1}": pawn for i, pawn in enumerate(PAWNS)}
 EIGHT_PAWN_END_GAME = {
-    "C2": "G3", "C3": "Y1", "C6": "B4", "C7": "G4", "C11": "R4", "C12": "Y2", "C15": "B2", "C16": "R1",
-}  # fmt: skip
+    "C2": "G3",
+    "C3": "Y1",
+    "C6": "B4",
+    "C7": "G4",
+    "C11": "R4",
+    "C12": "Y2",
+    "C15": "B2",
+    "C16": "R1",
+}
 
 
 def start(api: APIClient, **body: Any) -> dict[str, Any]:
@@ -26,8 +33,14 @@ def start(api: APIClient, **body: Any) -> dict[str, Any]:
     return response.json()
 
 
-def record(api: APIClient, game: str, type: str, data: dict[str, Any], version: int | None = None,
-           event_id: str | None = None) -> Any:  # fmt: skip
+def record(
+    api: APIClient,
+    game: str,
+    type: str,
+    data: dict[str, Any],
+    version: int | None = None,
+    event_id: str | None = None,
+) -> Any:
     body = {"id": event_id or str(uuid.uuid4()), "type": type, "data": data}
     if version is not None:
         body["expected_version"] = version
@@ -73,7 +86,9 @@ def test_an_illegal_move_is_refused_with_its_code_and_a_sentence_naming_the_pawn
     assert response.status_code == 422
     assert response.json()["code"] == "takeoff.not_low_pawn"
     assert "B4" in response.json()["detail"] and "C4" in response.json()["detail"]
-    versions = [e["version"] for e in api.get(f"/api/v1/games/{game['id']}/events/").json()["results"]]
+    versions = [
+        e["version"] for e in api.get(f"/api/v1/games/{game['id']}/events/").json()["results"]
+    ]
     assert versions == [1, 2]
 
 
@@ -144,7 +159,10 @@ def test_the_printed_eight_pawn_end_game_replays_to_63_and_analysis_finds_94(
     analysis = api.get(f"/api/v1/games/{game['id']}/analysis/").json()
     assert analysis["value"] == 94 and analysis["from_start"] == 94
     for jump in [(12, 10), (16, 14), (7, 5), (14, 6), (2, 4), (5, 7)]:
-        assert record(api, game["id"], "pawn.jumped", {"from": jump[0], "to": jump[1]}).status_code == 201
+        assert (
+            record(api, game["id"], "pawn.jumped", {"from": jump[0], "to": jump[1]}).status_code
+            == 201
+        )
     final = api.get(f"/api/v1/games/{game['id']}/").json()
     assert final["status"] == "finished"
     assert final["scores"][0]["total"] == 63
@@ -166,7 +184,9 @@ def test_a_solitaire_match_of_five_games_is_rated_once_when_the_fifth_ends(
     api: APIClient, django_capture_on_commit_callbacks: Any
 ) -> None:
     match = api.post(
-        "/api/v1/matches/", {"format": "scarney-solitaire", "players": [{"name": "Ann"}]}, format="json"
+        "/api/v1/matches/",
+        {"format": "scarney-solitaire", "players": [{"name": "Ann"}]},
+        format="json",
     ).json()
     for number in range(1, 6):
         game = start(api, seats=[], match=match["id"])
@@ -184,7 +204,9 @@ def test_a_solitaire_match_of_five_games_is_rated_once_when_the_fifth_ends(
     assert detail["rating"] is not None
     events = api.get(f"/api/v1/matches/{match['id']}/events/").json()["results"]
     assert [e["type"] for e in events].count("match.rated") == 1
-    sixth = api.post("/api/v1/games/", {"kind": "scarney-solitaire", "match": match["id"]}, format="json")
+    sixth = api.post(
+        "/api/v1/games/", {"kind": "scarney-solitaire", "match": match["id"]}, format="json"
+    )
     assert sixth.status_code == 422 and sixth.json()["code"] == "match.over"
 
 
@@ -194,7 +216,9 @@ def test_writes_need_a_login(anon: APIClient) -> None:
     assert response.json()["code"] == "request.not_authenticated"
 
 
-def test_a_game_in_progress_is_private_and_a_finished_one_public(api: APIClient, anon: APIClient) -> None:
+def test_a_game_in_progress_is_private_and_a_finished_one_public(
+    api: APIClient, anon: APIClient
+) -> None:
     game = start(api, setup={"position": {"C1": "B1", "C2": "R1"}})
     assert anon.get(f"/api/v1/games/{game['id']}/").status_code == 401
     record(api, game["id"], "pawn.jumped", {"from": 1, "to": 3})
@@ -206,16 +230,42 @@ def test_a_game_in_progress_is_private_and_a_finished_one_public(api: APIClient,
     ("body", "status", "code"),
     [
         ({"kind": "chess", "seats": [{"name": "A"}]}, 422, "game.unknown_kind"),
-        ({"kind": "scarney-solitaire", "seats": [{"name": "A"}, {"name": "B"}]}, 422, "game.bad_seats"),
-        ({"kind": "scarney-solitaire", "seats": [{"name": "A"}], "ruleset": {"x": 1}}, 422, "ruleset.unknown_parameter"),
-        ({"kind": "scarney-solitaire", "seats": [{"name": "A"}], "ruleset": {"sheet_entry_validation": "loose"}}, 422, "ruleset.bad_value"),
-        ({"kind": "scarney-solitaire", "seats": [{"name": "A"}], "setup": {"position": {"C17": "B1"}}}, 422, "setup.unknown_circle"),
+        (
+            {"kind": "scarney-solitaire", "seats": [{"name": "A"}, {"name": "B"}]},
+            422,
+            "game.bad_seats",
+        ),
+        (
+            {"kind": "scarney-solitaire", "seats": [{"name": "A"}], "ruleset": {"x": 1}},
+            422,
+            "ruleset.unknown_parameter",
+        ),
+        (
+            {
+                "kind": "scarney-solitaire",
+                "seats": [{"name": "A"}],
+                "ruleset": {"sheet_entry_validation": "loose"},
+            },
+            422,
+            "ruleset.bad_value",
+        ),
+        (
+            {
+                "kind": "scarney-solitaire",
+                "seats": [{"name": "A"}],
+                "setup": {"position": {"C17": "B1"}},
+            },
+            422,
+            "setup.unknown_circle",
+        ),
         ({"kind": "scarney-solitaire", "seats": [{"player": 999999}]}, 422, "seat.unknown_player"),
         ({"kind": 5, "seats": "many"}, 400, "request.invalid"),
         ({}, 400, "request.invalid"),
     ],
-)  # fmt: skip
-def test_a_bad_game_is_refused_with_a_code(api: APIClient, body: Any, status: int, code: str) -> None:
+)
+def test_a_bad_game_is_refused_with_a_code(
+    api: APIClient, body: Any, status: int, code: str
+) -> None:
     response = api.post("/api/v1/games/", body, format="json")
     assert response.status_code == status, response.json()
     assert response.json()["code"] == code
@@ -232,7 +282,9 @@ def test_a_bad_game_is_refused_with_a_code(api: APIClient, body: Any, status: in
         ({"type": "pawn.jumped", "data": {"from": 1, "to": 3}}, "takeoff.required"),
     ],
 )
-def test_a_bad_event_is_refused_with_a_code(api: APIClient, event: dict[str, Any], code: str) -> None:
+def test_a_bad_event_is_refused_with_a_code(
+    api: APIClient, event: dict[str, Any], code: str
+) -> None:
     game = start(api)
     record(api, game["id"], "board.laid_out", {"position": LAYOUT})
     response = api.post(
@@ -252,8 +304,12 @@ def test_malformed_json_is_a_400_with_a_code(api: APIClient) -> None:
 
 def test_a_body_of_several_megabytes_is_a_400_with_a_code(api: APIClient) -> None:
     game = start(api)
-    body = json.dumps({"id": str(uuid.uuid4()), "type": "board.laid_out", "data": {"x": "y" * 5_000_000}})
-    response = api.post(f"/api/v1/games/{game['id']}/events/", body, content_type="application/json")
+    body = json.dumps(
+        {"id": str(uuid.uuid4()), "type": "board.laid_out", "data": {"x": "y" * 5_000_000}}
+    )
+    response = api.post(
+        f"/api/v1/games/{game['id']}/events/", body, content_type="application/json"
+    )
     assert response.status_code == 400 and response.json()["code"] == "request.too_large"
 
 
@@ -276,5 +332,9 @@ def test_issue_token_creates_then_prints_the_same_key(capsys: Any) -> None:
     assert capsys.readouterr().out.strip() == first and len(first) == 40
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {first}")
-    assert client.post("/api/v1/games/", {"kind": "scarney-solitaire", "seats": [{"name": "A"}]},
-                       format="json").status_code == 201  # fmt: skip
+    assert (
+        client.post(
+            "/api/v1/games/", {"kind": "scarney-solitaire", "seats": [{"name": "A"}]}, format="json"
+        ).status_code
+        == 201
+    )

@@ -167,9 +167,9 @@ def test_one_event_id_sent_at_once_to_two_streams_is_recorded_on_one_and_refused
     refused = [r for r in results if isinstance(r, store.EventIdReused)]
     assert len(won) == 1 and len(refused) == 1, results
     assert Event.objects.filter(id=event_id).count() == 1
-    assert sorted(Stream.objects.filter(pk__in=[s.pk for s in streams]).values_list(
-        "version", flat=True
-    )) == [2, 3]
+    assert sorted(
+        Stream.objects.filter(pk__in=[s.pk for s in streams]).values_list("version", flat=True)
+    ) == [2, 3]
 
 
 # --- one player, two games at once ---------------------------------------------------------------
@@ -179,6 +179,8 @@ def wait_until_a_backend_waits_for_a_lock(timeout: float = 10.0) -> None:
     deadline = time.monotonic() + timeout
     with connection.cursor() as cursor:
         while time.monotonic() < deadline:
+            # Inside a transaction the statistics views keep their first snapshot unless cleared.
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
             cursor.execute(
                 "SELECT count(*) FROM pg_stat_activity"
                 " WHERE datname = current_database() AND wait_event_type = 'Lock'"

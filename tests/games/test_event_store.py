@@ -56,7 +56,9 @@ def long_line(state: Any, length: int) -> list[Move] | None:
     return None
 
 
-LAID_OUT = RULES.apply(RULES.initial_state({}, None, 1), Move("board.laid_out", {"position": LAYOUT}))
+LAID_OUT = RULES.apply(
+    RULES.initial_state({}, None, 1), Move("board.laid_out", {"position": LAYOUT})
+)
 # The take-off and the jumps the tests play, in order (the first legal move soon ends the game).
 LINE = long_line(LAID_OUT, 9)
 

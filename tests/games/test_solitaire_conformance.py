@@ -22,7 +22,9 @@ pytestmark = pytest.mark.django_db
 ATTAINABLE = attainable_totals()
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(seed=st.integers(min_value=0, max_value=2**32))
 def test_random_legal_games_replay_and_score_within_the_rules(seed: int) -> None:
     game_id, folded = play_random_game(seed)

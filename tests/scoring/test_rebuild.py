@@ -21,7 +21,8 @@ def snapshot() -> dict[str, list[dict[str, Any]]]:
         return [model_to_dict(row) for row in model.objects.order_by(*order)]
 
     bonuses = [
-        {k: v for k, v in row.items() if k != "id"} for row in rows(BonusAward, ["game", "seat", "kind"])
+        {k: v for k, v in row.items() if k != "id"}
+        for row in rows(BonusAward, ["game", "seat", "kind"])
     ]
     return {
         "games": rows(GameSummary, ["game"]),
@@ -41,7 +42,9 @@ def test_rebuild_equals_the_inline_projections_after_random_games(
     unfinished = services.game_start(kind="scarney-solitaire", seats=[{"name": "Una"}])
     record(unfinished.pk, random_layout(rng))
     services.game_start(
-        kind="scarney-solitaire", seats=[{"name": "Stu"}], setup={"position": {"C1": "B1", "C2": "R1"}}
+        kind="scarney-solitaire",
+        seats=[{"name": "Stu"}],
+        setup={"position": {"C1": "B1", "C2": "R1"}},
     )
     match = services.match_start(format="scarney-solitaire", players=[{"name": "Mia"}])
     with django_capture_on_commit_callbacks(execute=True):

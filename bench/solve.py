@@ -1,0 +1,92 @@
+"""Time to solve a full 16-pawn layout from the take-off (RULES.md 2.7 analysis).
+
+For ``--layouts`` seeded random layouts (default 25), the state after ``board.laid_out`` is
+built with the pure rules and ``games.rules.solve.solitaire.best_line`` is timed on it (a fresh
+search each time: the memo lives in one ``_Search``). Prints median, p90 and max; the target is a
+median under 1 s. Pure Python, no database.
+
+Run: ``.venv/bin/python bench/solve.py [--layouts 25] [--seed 2024]``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
+    sys.path.pop(0)  # bench/http.py must not shadow the standard library's http package
+sys.path.insert(0, str(_HERE.parent))
+
+import argparse  # noqa: E402
+import random  # noqa: E402
+import time  # noqa: E402
+
+from bench import _common  # noqa: E402
+
+NAME = "solve"
+
+
+def layout_state(seed: int):  # type: ignore[no-untyped-def]
+    from games.rules.base import Move
+    from games.rules.board import ALL_PAWNS, CIRCLES
+    from games.rules.solitaire import SOLITAIRE, Ruleset
+
+    pawns = list(ALL_PAWNS)
+    random.Random(seed).shuffle(pawns)
+    position = {f"C{c}": p for c, p in zip(CIRCLES, pawns, strict=True)}
+    state = SOLITAIRE.initial_state({}, Ruleset(), 1)
+    return SOLITAIRE.apply(state, Move("board.laid_out", {"position": position}))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--layouts", type=int, default=25)
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--budget", type=float, default=600.0, help="stop starting layouts after this many s")
+    args = parser.parse_args()
+
+    from games.rules.solve import solitaire as solver
+
+    budget = _common.Deadline(args.budget)
+    rows, times = [], []
+    for i in range(args.layouts):
+        if budget.over():
+            print(f"budget of {args.budget:g} s spent after {i} layouts")
+            break
+        seed = args.seed + i
+        state = layout_state(seed)
+        t0 = time.perf_counter()
+        analysis = solver.best_line(state)
+        seconds = time.perf_counter() - t0
+        # How many positions the search visited: re-run with a probe on the memo size.
+        search = solver._Search(allow_call=False)
+        cells = solver.encode(state.board)
+        for circle in range(1, 17):
+            pawn = state.board[circle - 1]
+            if pawn is not None and int(pawn[1]) <= 2:
+                search.value(cells[: circle - 1] + b"\0" + cells[circle:])
+        times.append(seconds)
+        rows.append([str(seed), analysis.value, len(analysis.line), len(search.memo), seconds * 1000])
+        print(f"  layout seed {seed}: best {analysis.value} in {seconds * 1000:.0f} ms "
+              f"({len(search.memo):,} positions)", flush=True)
+
+    print()
+    print(_common.table(["seed", "best total", "line moves", "positions", "ms"], rows,
+                        title="best_line from the take-off, one fresh search per layout"))
+    med, p90, worst = _common.median(times), _common.percentile(times, 90), max(times)
+    print()
+    print(_common.table(
+        ["figure", "seconds", "target", "verdict"],
+        [["median", med, "< 1 s", _common.verdict(med, 1.0, higher_is_better=False)],
+         ["p90", p90, "-", "-"], ["max", worst, "-", "-"]],
+    ))
+    path = _common.record(NAME, {
+        "args": vars(args), "median_s": med, "p90_s": p90, "max_s": worst,
+        "layouts": [{"seed": r[0], "best": r[1], "positions": r[3], "ms": r[4]} for r in rows],
+    })
+    print(f"\nappended to {path.relative_to(_common.ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
