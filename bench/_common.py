@@ -228,6 +228,7 @@ def record(name: str, payload: dict[str, Any]) -> Path:
         "at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "commit": git_commit(),
         "machine": machine(),
+        "loadavg_at_end": os.getloadavg(),
         **payload,
     }
     path = RESULTS / f"{name}.jsonl"

@@ -282,6 +282,7 @@ def measure(kind: str, writers: int, games: int, seconds: float, run: int) -> di
         "p50_ms": _common.percentile(latencies, 50) * 1000,
         "p99_ms": _common.percentile(latencies, 99) * 1000,
         "games_finished": sum(r["finished"] for r in results),
+        "loadavg_1m": os.getloadavg()[0],
         "setup_s": setup,
     }
 

@@ -6,9 +6,11 @@ and runs ``--clients`` (default 16) client threads, each with its own ``http.cli
 (kept alive where the server allows it: gunicorn's sync workers answer ``Connection: close``, so
 the client reconnects on loopback for every request) and its own games. A client plays its games
 move by move: ``POST /api/v1/games/{id}/events/`` with ``expected_version``, a take-off or jump
-chosen at random among the legal ones (tracked locally with the pure rules). Games are created
-over HTTP (``POST /api/v1/games/`` then ``board.laid_out``) as a client needs them; those set-up
-requests are counted apart and left out of the move figures. A short warm-up precedes every run.
+chosen at random among the legal ones (tracked locally with the pure rules). The games are
+started and laid out through the service (two processes) before gunicorn starts, enough for about
+400 req/s; a client that runs out makes more over HTTP (``POST /api/v1/games/`` then
+``board.laid_out``), and those set-up requests are counted apart, outside the move figures. A
+warm-up (``--warmup`` s, same load, not counted) precedes the runs.
 
 Figures per run: requests/s, p50, p99 and max of the move requests; errors by status. Median of
 ``--runs`` runs (default 3 of ``--seconds`` 20 s). Target: p99 under 50 ms at 16 clients.
@@ -47,6 +49,37 @@ NAME = "http"
 HOST = "127.0.0.1"
 
 
+def _make_games(job: tuple[int, int, int]) -> list[tuple[str, dict[str, str]]]:
+    """In a forked child: start ``count`` games through the service and lay them out."""
+    seed, count, first = job
+    from games import services
+    from games.rules.board import ALL_PAWNS, CIRCLES
+
+    rng = random.Random(seed)
+    made = []
+    for i in range(first, first + count):
+        game = services.game_start(kind="scarney-solitaire", seats=[{"name": f"http-p{i % 100}"}])
+        pawns = list(ALL_PAWNS)
+        rng.shuffle(pawns)
+        layout = {f"C{c}": p for c, p in zip(CIRCLES, pawns, strict=True)}
+        services.event_record(stream_id=game.pk, event_id=uuid.uuid4(), type="board.laid_out",
+                              data={"position": layout}, expected_version=1)
+        made.append((str(game.pk), layout))
+    return made
+
+
+def make_games(count: int) -> list[tuple[str, dict[str, str]]]:
+    """``count`` laid-out games, made through the service by two processes before the load."""
+    import multiprocessing as mp
+
+    _common.close_django_connections()
+    tag = int(time.time())
+    half = count // 2
+    with mp.get_context("fork").Pool(2) as pool:
+        parts = pool.map(_make_games, [(tag, half, 0), (tag + 1, count - half, half)])
+    return [g for part in parts for g in part]
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind((HOST, 0))
@@ -66,7 +99,7 @@ def start_gunicorn(env: dict[str, str], port: int, workers: int) -> subprocess.P
     log = open(_common.RESULTS / "gunicorn.log", "ab")  # noqa: SIM115
     proc = subprocess.Popen(
         [str(gunicorn), "scarney_site.wsgi", "-w", str(workers), "-b", f"{HOST}:{port}",
-         "--access-logfile", "-" if os.environ.get("BENCH_ACCESS_LOG") else "/dev/null"],
+         "--no-control-socket"],
         cwd=_common.ROOT, env=env, stdout=log, stderr=log, start_new_session=True,
     )
     deadline = time.monotonic() + 60
@@ -106,6 +139,7 @@ class Client:
         self.headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
         self.rng = random.Random(seed)
         self.game: list[Any] | None = None  # [id, state, version]
+        self.ready: list[tuple[str, dict[str, str]]] = []  # pre-made games (id, layout)
         self.games_made = 0
         self.reset()
 
@@ -125,6 +159,13 @@ class Client:
         from games.rules.board import ALL_PAWNS, CIRCLES
         from games.rules.solitaire import SOLITAIRE, Ruleset
 
+        if self.ready:
+            game_id, layout = self.ready.pop()
+            state = SOLITAIRE.apply(SOLITAIRE.initial_state({}, Ruleset(), 1),
+                                    Move("board.laid_out", {"position": layout}))
+            self.game = [game_id, state, 2]
+            return
+        # Out of pre-made games: make one over HTTP (two set-up requests, not in the figures).
         status, body = self.post("/api/v1/games/", {
             "kind": "scarney-solitaire", "seats": [{"name": f"http-{self.n}-{self.games_made % 10}"}],
         })
@@ -218,6 +259,9 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
+    parser.add_argument("--games", type=int, default=0,
+                        help="games made through the service before the load (default: enough for"
+                             " ~400 req/s; a client out of games makes more over HTTP)")
     args = parser.parse_args()
 
     url = _common.setup_django()
@@ -227,6 +271,10 @@ def main() -> None:
            "DJANGO_SETTINGS_MODULE": "scarney_site.settings"}
     env.pop("REDIS_URL", None)
     token = issue_token(env)
+    games = args.games or int(400 * (args.runs * args.seconds + args.warmup) / 13) + 4 * args.clients
+    t0 = time.perf_counter()
+    made = make_games(games)
+    print(f"made {len(made)} laid-out games through the service in {time.perf_counter() - t0:.1f} s")
     port = free_port()
     print(f"gunicorn -w {args.workers} on {HOST}:{port}, database {_common.dbname_of(url)}; "
           f"{args.clients} clients, {args.runs} x {args.seconds:g} s (+{args.warmup:g} s warm-up)")
@@ -234,6 +282,8 @@ def main() -> None:
     runs = []
     try:
         clients = [Client(n, port, token, seed=n) for n in range(args.clients)]
+        for i, game in enumerate(made):
+            clients[i % len(clients)].ready.append(game)
         warm = run_load(clients, args.warmup)
         if warm["ok"] == 0:
             raise RuntimeError(f"warm-up recorded nothing: {warm['errors']}")

@@ -25,7 +25,8 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
-        indexes = [models.Index(fields=["name"])]
+        # A seat given by name finds its player by name, so names are unique in the club.
+        constraints = [models.UniqueConstraint(fields=["name"], name="player_name_unique")]
 
     def __str__(self) -> str:
         return self.name

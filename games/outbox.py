@@ -23,7 +23,7 @@ def register(task: str, args: list[Any], key: str) -> None:
     """Record a side effect once per key; it is sent when the current transaction commits."""
     row, created = Outbox.objects.get_or_create(key=key, defaults={"task": task, "args": args})
     if created:
-        transaction.on_commit(lambda: relay(row.pk))
+        transaction.on_commit(lambda: relay(row.pk), robust=True)
 
 
 def relay(row_id: int) -> bool:

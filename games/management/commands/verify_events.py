@@ -24,7 +24,7 @@ class Command(BaseCommand):
             self.stderr.write(problem)
         summary = f"Checked {streams} streams and {events} events: {len(problems)} problem(s)."
         if problems:
-            raise CommandError(summary)
+            raise CommandError(f"{summary} First: {problems[0]}")
         self.stdout.write(summary + " Every hash chain holds and every stream re-folds.")
 
 
