@@ -8,7 +8,6 @@ pure rule engine gives the state; the snapshot on the stream row only saves that
 from __future__ import annotations
 
 import pickle
-import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -125,7 +124,3 @@ def load(stream: Stream, at_version: int | None = None) -> Folded:
     if at_version is None or at_version == stream.version:
         return unpack(stream) or refold(stream)
     return refold(stream, upto=at_version)
-
-
-def stream_id_of(value: Any) -> uuid.UUID:
-    return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))

@@ -8,7 +8,7 @@ touch a clock, a random source or I/O: dice and shuffles arrive as recorded even
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -177,7 +177,3 @@ def step(rules: Rules[S], states: list[S], move: Move) -> None:
         states.pop()
         return
     states.append(rules.apply(states[-1], move))
-
-
-def seat_list(n: int) -> Sequence[int]:
-    return range(n)
