@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from games import analysis, folding, services
 from games import serializers as bodies
 from games.models import Match, Stream
-from games.representation import event_json, game_json, match_json
+from games.representation import event_json, game_json, game_status, match_json
 from scoring import selectors
 
 AT_VERSION = OpenApiParameter("at_version", OpenApiTypes.INT, description="State as of version N.")
@@ -66,12 +66,17 @@ def _client_meta(request: Request, meta: dict[str, Any]) -> dict[str, Any]:
     return {**meta, "device": device} if device else meta
 
 
-def _record(request: Request, stream: Stream) -> services.Recorded:
+def _game_answer(stream: Stream, folded: folding.Folded) -> dict[str, Any]:
+    return game_json(folded, stream_id=stream.pk, status=game_status(stream, folded))
+
+
+def _record(request: Request, pk: uuid.UUID, category: str) -> services.Recorded:
     body = bodies.EventCreate(data=request.data)
     body.is_valid(raise_exception=True)
     values = body.validated_data
     return services.event_record(
-        stream_id=stream.pk,
+        category=category,
+        stream_id=pk,
         event_id=values["id"],
         type=values["type"],
         data=values["data"],
@@ -99,7 +104,7 @@ class GameList(StreamView):
             user=request.user,
         )
         stream = Stream.objects.get(pk=game.pk)
-        return Response(game_json(stream, folding.load(stream)), status=status.HTTP_201_CREATED)
+        return Response(_game_answer(stream, folding.load(stream)), status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request) -> Response:
@@ -112,7 +117,7 @@ class GameDetail(StreamView):
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         """The game's current state, or its state as of ``at_version``."""
         stream = self.get_stream(pk)
-        return Response(game_json(stream, folding.load(stream, _at_version(request, stream))))
+        return Response(_game_answer(stream, folding.load(stream, _at_version(request, stream))))
 
 
 class GameEvents(StreamView):
@@ -127,19 +132,16 @@ class GameEvents(StreamView):
     )
     def post(self, request: Request, pk: uuid.UUID) -> Response:
         """Record what happened at the table (idempotent by the client's event id)."""
-        stream = self.get_stream(pk)
-        recorded = _record(request, stream)
-        stream.refresh_from_db()
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("Log in or send a token to record events.")
+        recorded = _record(request, pk, self.category)
         return Response(
-            {
-                "event": event_json(recorded.event),
-                self.category: self.stream_json(stream, recorded),
-            },
+            {"event": event_json(recorded.event), self.category: self.stream_json(pk, recorded)},
             status=status.HTTP_201_CREATED if recorded.created else status.HTTP_200_OK,
         )
 
-    def stream_json(self, stream: Stream, recorded: Any) -> dict[str, Any]:
-        return game_json(stream, recorded.folded)
+    def stream_json(self, pk: uuid.UUID, recorded: services.Recorded) -> dict[str, Any]:
+        return game_json(recorded.folded, stream_id=pk, status=recorded.status)
 
 
 class GameAnalysis(StreamView):
@@ -193,5 +195,5 @@ class MatchDetail(StreamView):
 class MatchEvents(GameEvents):
     category = Stream.Category.MATCH
 
-    def stream_json(self, stream: Stream, recorded: Any) -> dict[str, Any]:
-        return _match_answer(stream, recorded.folded)
+    def stream_json(self, pk: uuid.UUID, recorded: services.Recorded) -> dict[str, Any]:
+        return _match_answer(Stream.objects.get(pk=pk), recorded.folded)

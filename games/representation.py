@@ -23,17 +23,18 @@ def event_json(event: StoredEvent) -> dict[str, Any]:
     }
 
 
-def game_json(stream: Stream, folded: Folded) -> dict[str, Any]:
+def game_json(folded: Folded, *, stream_id: Any, status: str) -> dict[str, Any]:
+    """The game as API.md shows it; ``status`` is the stream's, at ``folded.version``."""
     rules = folded.engine.rules
     state = folded.state
     result = rules.result(state)
     legal = rules.legal_events(state)
     header = folded.header
     return {
-        "id": str(stream.pk),
+        "id": str(stream_id),
         "kind": header["kind"],
         "version": folded.version,
-        "status": _game_status(stream, folded, rules),
+        "status": status,
         "match": header.get("match"),
         "number": header.get("number"),
         "seats": header["seats"],
@@ -48,10 +49,11 @@ def game_json(stream: Stream, folded: Folded) -> dict[str, Any]:
     }
 
 
-def _game_status(stream: Stream, folded: Folded, rules: Any) -> str:
+def game_status(stream: Stream, folded: Folded) -> str:
+    """The status at ``folded.version``: the stream's own if current, else as the rules say."""
     if folded.version == stream.version:
         return str(stream.status)
-    return "finished" if rules.is_terminal(folded.state) else "in_progress"
+    return "finished" if folded.engine.rules.is_terminal(folded.state) else "in_progress"
 
 
 def _move_json(move: Any) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 
 from games import events as event_types
-from games import folding, outbox, store
+from games import fast_append, folding, outbox, store
 from games.models import Game, GameSeat, Match, MatchSeat, Player, Stream
 from games.rules import registry
 from games.rules.base import Move, make_ruleset, ruleset_as_dict, step
@@ -31,6 +31,7 @@ class Recorded:
     event: store.StoredEvent
     folded: folding.Folded
     created: bool
+    status: str
 
 
 # --- players -----------------------------------------------------------------------------------
@@ -208,13 +209,23 @@ def event_record(
     expected_version: int | None = None,
     meta: dict[str, Any] | None = None,
     user: Any = None,
+    category: str | None = None,
 ) -> Recorded:
-    """Record one client event on a game or match stream (idempotent by ``event_id``)."""
+    """Record one client event on a game or match stream (idempotent by ``event_id``).
+
+    ``category`` ("game" or "match"), when given, is the kind of stream the caller addressed;
+    another kind is answered as not found.
+    """
     if not isinstance(data, dict):
         raise IllegalEvent("event.bad_data", "The event's data must be a JSON object.")
     data = event_types.normalise(type, data)
+    meta = _meta(user, meta or {})
     try:
-        return _record(stream_id, event_id, type, data, expected_version, _meta(user, meta or {}))
+        if category in (None, Stream.Category.GAME):
+            fast = fast_append.try_append(stream_id, event_id, type, data, expected_version, meta)
+            if fast is not None:
+                return Recorded(fast[0], fast[1], created=True, status=Stream.Status.IN_PROGRESS)
+        return _record(stream_id, event_id, type, data, expected_version, meta, category)
     except store.EventIdReused:
         # Another request took the id first; it is a retry only if it carried the same event.
         original = _replay_of(event_id, stream_id, type, data)
@@ -231,8 +242,11 @@ def _record(
     data: dict[str, Any],
     expected_version: int | None,
     meta: dict[str, Any],
+    category: str | None,
 ) -> Recorded:
     stream = store.lock_stream(stream_id)
+    if category is not None and stream.category != category:
+        raise Stream.DoesNotExist(f"There is no {category} {stream_id}.")
     original = _replay_of(event_id, stream_id, type, data)
     if original is not None:
         return original
@@ -253,7 +267,9 @@ def _replay_of(
     if event.stream_id != stream_id or event.type != type or event.data != data:
         raise store.EventIdReused(event_id)
     stream = Stream.objects.get(pk=stream_id)
-    return Recorded(event, folding.load(stream, at_version=event.version), created=False)
+    folded = folding.load(stream, at_version=event.version)
+    status = stream.status if event.version == stream.version else _status(folded, "")
+    return Recorded(event, folded, created=False, status=status)
 
 
 def _check_client_type(stream: Stream, type: str) -> None:
@@ -290,7 +306,11 @@ def _append(
     # before the player locks of the projections.
     _after_append(stream, after, event)
     projections.handle(stream, after, event, status_before)
-    return Recorded(event, after, created=True)
+    if stream.category == Stream.Category.GAME and stream.status == Stream.Status.IN_PROGRESS:
+        fast_append.remember(stream.pk, fast_append.Head(stream.version, stream.head_hash, after))
+    else:
+        fast_append.forget(stream.pk)
+    return Recorded(event, after, created=True, status=stream.status)
 
 
 def _fold_next(

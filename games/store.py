@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import events as event_types
@@ -78,15 +78,13 @@ def insert(
     stream: Stream, *, event_id: uuid.UUID, type: str, data: dict[str, Any], meta: dict[str, Any]
 ) -> Event:
     """Append one event at the stream's next version; the caller then saves the stream row."""
-    event = Event(
-        id=event_id,
+    event = new_event(
         stream_id=stream.pk,
         version=stream.version + 1,
+        event_id=event_id,
         type=type,
-        schema_version=event_types.current_version(type),
         data=data,
         meta=meta,
-        recorded_at=timezone.now(),
     )
     event.hash = chain_hash(stream.head_hash, event)
     try:
@@ -126,3 +124,91 @@ def stream_events(stream_id: uuid.UUID, upto: int | None = None) -> Iterator[Sto
         rows = rows.filter(version__lte=upto)
     for row in rows.iterator(chunk_size=2000):
         yield read(row)
+
+
+_APPEND_SQL = """
+WITH s AS (
+    UPDATE games_stream
+    SET version = %(version)s, head_hash = %(hash)s,
+        snapshot = %(snapshot)s, snapshot_version = %(version)s
+    WHERE id = %(stream)s AND version = %(previous)s AND head_hash = %(previous_hash)s
+        AND status = 'in_progress'
+    RETURNING id
+), e AS (
+    INSERT INTO games_event
+        (id, stream_id, version, type, schema_version, data, meta, recorded_at, hash)
+    SELECT %(event_id)s, s.id, %(version)s, %(type)s, %(schema_version)s,
+        %(data)s::jsonb, %(meta)s::jsonb, %(recorded_at)s, %(hash)s
+    FROM s
+    RETURNING position
+){more}
+SELECT position FROM e
+"""
+
+
+def append_unlocked(
+    event: Event, *, previous_hash: str, snapshot: bytes, more: list[tuple[str, dict[str, Any]]]
+) -> int | None:
+    """Append ``event`` right after version ``event.version - 1`` in one statement (PostgreSQL).
+
+    The UPDATE of the stream row takes its lock and re-checks the version and the head's hash
+    (which pins the whole history the caller folded), so a writer that lost the race, or that
+    folded onto a head that never committed, inserts nothing and gets None. ``more`` are read-model updates written in the same
+    statement, each ``(sql, params)`` with a ``WITH``-clause body that may refer to ``s``.
+    """
+    event.hash = chain_hash(previous_hash, event)
+    params: dict[str, Any] = {
+        "version": event.version,
+        "previous": event.version - 1,
+        "previous_hash": previous_hash,
+        "hash": event.hash,
+        "snapshot": snapshot,
+        "stream": event.stream_id,
+        "event_id": event.id,
+        "type": event.type,
+        "schema_version": event.schema_version,
+        "data": json.dumps(event.data),
+        "meta": json.dumps(event.meta),
+        "recorded_at": event.recorded_at,
+    }
+    clauses = ""
+    for number, (sql, extra) in enumerate(more):
+        clauses += f", m{number} AS ({sql})"
+        params.update(extra)
+    return _execute_append(_APPEND_SQL.format(more=clauses), params, event.id)
+
+
+def _execute_append(sql: str, params: dict[str, Any], event_id: uuid.UUID) -> int | None:
+    try:
+        # Alone, the statement is its own transaction; inside a caller's transaction a
+        # savepoint keeps a duplicate id from aborting the caller's work.
+        if connection.in_atomic_block:
+            with transaction.atomic():
+                row = _fetch(sql, params)
+        else:
+            row = _fetch(sql, params)
+    except IntegrityError:
+        raise EventIdReused(event_id) from None
+    return None if row is None else int(row[0])
+
+
+def _fetch(sql: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
+
+
+def new_event(
+    *, stream_id: uuid.UUID, version: int, event_id: uuid.UUID, type: str, data: Any, meta: Any
+) -> Event:
+    """An unsaved event row (its hash is set when it is appended)."""
+    return Event(
+        id=event_id,
+        stream_id=stream_id,
+        version=version,
+        type=type,
+        schema_version=event_types.current_version(type),
+        data=data,
+        meta=meta,
+        recorded_at=timezone.now(),
+    )

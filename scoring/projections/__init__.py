@@ -19,6 +19,6 @@ def handle(stream: Any, folded: Any, event: Any, status_before: str | None) -> N
     if stream.category == "game":
         game_summary.handle(stream, folded, event, status_before)
         if status_before != stream.status:
-            player_records.handle([seat["player"] for seat in folded.header["seats"]])
+            player_records.handle(folded, event, status_before, stream.status)
     else:
         match_standing.handle(stream, folded, event, status_before)

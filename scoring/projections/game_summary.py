@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,29 @@ def summary_fields(folded: Folded, status: str) -> dict[str, Any]:
         "scores": [s.as_dict() for s in rules.scores(folded.state)],
         "rating": result.rating if result else None,
     }
+
+
+def update_clause(fields: dict[str, Any], updated_at: Any) -> tuple[str, dict[str, Any]]:
+    """The summary's UPDATE as a clause of the store's one-statement append (stream ``s``).
+
+    Only for a move that leaves the game in progress: no bonus rows change then.
+    """
+    sql = (
+        "UPDATE scoring_gamesummary SET status = %(gs_status)s, version = %(gs_version)s, "
+        "turn = %(gs_turn)s, expected = %(gs_expected)s::jsonb, scores = %(gs_scores)s::jsonb, "
+        "rating = %(gs_rating)s, updated_at = %(gs_updated_at)s "
+        "WHERE game_id IN (SELECT id FROM s)"
+    )
+    params = {
+        "gs_status": fields["status"],
+        "gs_version": fields["version"],
+        "gs_turn": fields["turn"],
+        "gs_expected": json.dumps(fields["expected"]),
+        "gs_scores": json.dumps(fields["scores"]),
+        "gs_rating": fields["rating"],
+        "gs_updated_at": updated_at,
+    }
+    return sql, params
 
 
 def bonus_rows(summary: GameSummary) -> list[BonusAward]:

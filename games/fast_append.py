@@ -1,0 +1,127 @@
+"""The fast path of ``event_record`` for the common case: a move that keeps a game going.
+
+On PostgreSQL such a move is appended by one statement without an explicit transaction: the
+stream row's UPDATE takes its lock and re-checks the version, the event is inserted and the game
+summary updated in the same statement. The state to fold onto comes from a per-process cache of
+stream heads; a head at version N is the state at version N forever, since events never change.
+Everything else (refusals, finishing moves, take-backs, retries, conflicts, matches, SQLite) goes
+through the locked path in games.services, which decides those cases against the stream as it is.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+
+from games import events as event_types
+from games import folding, store
+from games.models import Stream
+from games.rules.base import Move
+from games.rules.errors import RuleError
+from scoring.projections import game_summary
+
+CACHE_SIZE = 4096
+
+
+@dataclass(frozen=True)
+class Head:
+    """A stream's version, the hash of its last event, and its state at that version."""
+
+    version: int
+    hash: str
+    folded: folding.Folded
+
+
+_heads: OrderedDict[uuid.UUID, Head] = OrderedDict()
+
+
+def remember(stream_id: uuid.UUID, head: Head) -> None:
+    _heads[stream_id] = head
+    _heads.move_to_end(stream_id)
+    if len(_heads) > CACHE_SIZE:
+        _heads.popitem(last=False)
+
+
+def forget(stream_id: uuid.UUID) -> None:
+    _heads.pop(stream_id, None)
+
+
+def try_append(
+    stream_id: uuid.UUID,
+    event_id: uuid.UUID,
+    type: str,
+    data: dict[str, Any],
+    expected_version: int | None,
+    meta: dict[str, Any],
+) -> tuple[store.StoredEvent, folding.Folded] | None:
+    """Append on the fast path, or None: the caller then takes the locked path."""
+    if connection.vendor != "postgresql" or type in _SLOW_TYPES:
+        return None
+    head = _head(stream_id, expected_version)
+    if head is None:
+        return None
+    after = _fold(head, type, data)
+    if after is None:
+        return None
+    event = store.new_event(
+        stream_id=stream_id,
+        version=after.version,
+        event_id=event_id,
+        type=type,
+        data=data,
+        meta=meta,
+    )
+    fields = game_summary.summary_fields(after, Stream.Status.IN_PROGRESS)
+    position = store.append_unlocked(
+        event,
+        previous_hash=head.hash,
+        snapshot=folding.pack(after),
+        more=[game_summary.update_clause(fields, event.recorded_at)],
+    )
+    if position is None:
+        forget(stream_id)
+        return None
+    event.position = position
+    remember(stream_id, Head(after.version, event.hash, after))
+    return store.read(event), after
+
+
+_SLOW_TYPES = event_types.SERVICE_ONLY | {event_types.UNDO}
+
+
+def _head(stream_id: uuid.UUID, expected_version: int | None) -> Head | None:
+    head = _heads.get(stream_id)
+    if head is None or (expected_version is not None and expected_version != head.version):
+        head = _read_head(stream_id)  # another process may have moved the stream on
+    if head is None or head.folded.category != Stream.Category.GAME:
+        return None
+    if expected_version is not None and expected_version != head.version:
+        return None
+    return head
+
+
+def _read_head(stream_id: uuid.UUID) -> Head | None:
+    stream = Stream.objects.filter(pk=stream_id, status=Stream.Status.IN_PROGRESS).first()
+    if stream is None:
+        return None
+    folded = folding.unpack(stream)
+    if folded is None:
+        return None
+    head = Head(stream.version, stream.head_hash, folded)
+    remember(stream_id, head)
+    return head
+
+
+def _fold(head: Head, type: str, data: dict[str, Any]) -> folding.Folded | None:
+    engine = head.folded.engine
+    try:
+        state = engine.apply(head.folded.state, Move(type, data))
+    except RuleError:
+        return None  # refusals are given by the locked path, against the stream as it is now
+    if engine.rules.is_terminal(state):
+        return None  # a finishing move has side effects: bonuses, records, the match
+    return folding.Folded(head.folded.category, head.folded.header, state, head.version + 1)

@@ -1,0 +1,99 @@
+"""The one-statement fast path of event_record and its per-process cache of stream heads."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.db import transaction
+
+from games import fast_append, folding, services, store
+from games.models import Event, Stream
+from scoring.models import GameSummary
+from tests.play import random_layout, record
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class Rollback(Exception):
+    pass
+
+
+def started_game(seed: int) -> tuple[uuid.UUID, random.Random]:
+    rng = random.Random(seed)
+    game = services.game_start(kind="scarney-solitaire", seats=[{"name": "Fay"}])
+    record(game.pk, random_layout(rng))
+    return game.pk, rng
+
+
+def next_move(game_id: uuid.UUID, rng: random.Random) -> Any:
+    folded = folding.load(Stream.objects.get(pk=game_id))
+    return rng.choice(folded.engine.rules.legal_events(folded.state))
+
+
+def test_a_move_in_progress_is_appended_by_the_fast_path_and_projected(
+    django_assert_max_num_queries: Any,
+) -> None:
+    game_id, rng = started_game(1)
+    move = next_move(game_id, rng)
+    with django_assert_max_num_queries(1):
+        recorded = services.event_record(
+            stream_id=game_id, event_id=uuid.uuid4(), type=move.type, data=dict(move.data)
+        )
+    assert recorded.created and recorded.event.position > 0
+    summary = GameSummary.objects.get(pk=game_id)
+    assert summary.version == 3 == recorded.folded.version
+    rules = recorded.folded.engine.rules
+    assert summary.scores == [s.as_dict() for s in rules.scores(recorded.folded.state)]
+    assert Stream.objects.get(pk=game_id).snapshot_version == 3
+
+
+def test_a_head_cached_from_a_rolled_back_append_never_corrupts_the_stream() -> None:
+    # given a move appended inside a transaction that rolls back: the cache saw it
+    game_id, rng = started_game(2)
+    move = next_move(game_id, rng)
+    with pytest.raises(Rollback), transaction.atomic():
+        services.event_record(
+            stream_id=game_id, event_id=uuid.uuid4(), type=move.type, data=dict(move.data)
+        )
+        stale = fast_append._heads[game_id]
+        raise Rollback
+    # and another move committed at that version (as by another process)
+    fast_append.forget(game_id)
+    other = next_move(game_id, random.Random(99))
+    services.event_record(
+        stream_id=game_id, event_id=uuid.uuid4(), type=other.type, data=dict(other.data)
+    )
+    fast_append.remember(game_id, stale)
+
+    # when the next move is folded onto the stale head
+    third = next_move(game_id, rng)
+    recorded = services.event_record(
+        stream_id=game_id, event_id=uuid.uuid4(), type=third.type, data=dict(third.data)
+    )
+
+    # then it lands on the committed history, and every chain still verifies
+    assert recorded.event.version == 4
+    assert folding.refold(Stream.objects.get(pk=game_id)).state == recorded.folded.state
+    call_command("verify_events")
+    assert Event.objects.filter(stream_id=game_id).count() == 4
+
+
+def test_a_stale_expected_version_on_the_fast_path_is_a_conflict() -> None:
+    game_id, rng = started_game(3)
+    move = next_move(game_id, rng)
+    services.event_record(
+        stream_id=game_id, event_id=uuid.uuid4(), type=move.type, data=dict(move.data)
+    )
+    with pytest.raises(store.VersionConflict) as refused:
+        services.event_record(
+            stream_id=game_id,
+            event_id=uuid.uuid4(),
+            type=move.type,
+            data=dict(move.data),
+            expected_version=2,
+        )
+    assert refused.value.current_version == 3
