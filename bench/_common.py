@@ -8,6 +8,7 @@ Django and everything else.
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import json
 import os
 import platform
@@ -70,44 +71,70 @@ def setup_django(migrate: bool = True) -> str:
     """Bench environment, database present and migrated, Django set up; the DATABASE_URL."""
     url = bench_env()
     ensure_database(url)
-    sys.path.insert(0, str(ROOT)) if str(ROOT) not in sys.path else None
+    if migrate:
+        recreate_if_migrations_changed(url)
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
     import django
 
     django.setup()
     if migrate:
-        migrate_bench_database()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0, interactive=False)
+        _store_fingerprint(url)
     return url
 
 
-def migrate_bench_database() -> None:
-    """``migrate``, working around games/migrations/0002 failing on PostgreSQL.
+def migrations_fingerprint() -> str:
+    """A hash of the project's migration files (they have been regenerated in place before)."""
+    digest = hashlib.sha256()
+    for path in sorted(
+        [*ROOT.glob("games/migrations/*.py"), *ROOT.glob("scoring/migrations/*.py")]
+    ):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
-    0002 calls ``schema_editor.execute(CREATE)`` with the default ``params=()``, so Django runs
-    the SQL through psycopg's placeholder parser, which refuses the ``%`` of the plpgsql
-    ``RAISE EXCEPTION '... % refused ...'`` ("incomplete placeholder"). Until the migration
-    passes ``params=None``, the bench runs the migration's own SQL unparameterised and records
-    0002 as applied (``--fake``). See docs/BENCHMARKS.md.
+
+def recreate_if_migrations_changed(url: str) -> None:
+    """Drop and recreate a scarney_bench* database migrated from different migration files.
+
+    ``migrate`` cannot bring such a database up to date when the initial migrations were
+    rewritten in place, and an append-only store cannot be cleaned up row by row. Databases whose
+    name does not start with ``scarney_bench`` are never dropped, only warned about.
     """
-    import importlib
-
     import psycopg
-    from django.core.management import call_command
-    from django.db import connection
 
-    try:
-        call_command("migrate", verbosity=0, interactive=False)
+    name = dbname_of(url)
+    with psycopg.connect(conninfo(url), autocommit=True) as conn:
+        exists = conn.execute("SELECT to_regclass('bench_meta') IS NOT NULL").fetchone()[0]
+        stored = None
+        if exists:
+            row = conn.execute("SELECT value FROM bench_meta WHERE key = 'migrations'").fetchone()
+            stored = row[0] if row else None
+        migrated = conn.execute("SELECT to_regclass('django_migrations') IS NOT NULL").fetchone()[0]
+    if not migrated or stored == migrations_fingerprint():
         return
-    except psycopg.ProgrammingError as failure:
-        if "placeholder" not in str(failure):
-            raise
-    print(
-        "note: games 0002 fails on PostgreSQL (placeholder bug); applying its SQL unparameterised"
-    )
-    migration = importlib.import_module("games.migrations.0002_event_append_only_trigger")
-    with connection.cursor() as cursor:
-        cursor.execute(migration.CREATE)  # no params: no placeholder parsing
-    call_command("migrate", "games", "0002", fake=True, verbosity=0, interactive=False)
-    call_command("migrate", verbosity=0, interactive=False)
+    if not name.startswith("scarney_bench"):
+        print(f"warning: {name} was migrated from other migration files; not dropping it")
+        return
+    print(f"the project's migrations changed since {name} was made: dropping and recreating it")
+    with psycopg.connect(conninfo(with_dbname(url, "postgres")), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def _store_fingerprint(url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(conninfo(url), autocommit=True) as conn:
+        conn.execute("CREATE TABLE IF NOT EXISTS bench_meta (key text PRIMARY KEY, value text)")
+        conn.execute(
+            "INSERT INTO bench_meta VALUES ('migrations', %s)"
+            " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+            [migrations_fingerprint()],
+        )
 
 
 def close_django_connections() -> None:
@@ -220,6 +247,22 @@ def git_commit() -> str:
         return ""
 
 
+def dirty_files() -> list[str]:
+    """Project files changed since the commit (outside bench/ and docs/), for the record."""
+    try:
+        out = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=5,
+        ).stdout
+    except Exception:
+        return []
+    files = [line[3:] for line in out.splitlines()]
+    return [f for f in files if not f.startswith(("bench/", "docs/"))]
+
+
 def record(name: str, payload: dict[str, Any]) -> Path:
     """Append one JSON line to bench/results/<name>.jsonl and return the file."""
     RESULTS.mkdir(parents=True, exist_ok=True)
@@ -227,6 +270,7 @@ def record(name: str, payload: dict[str, Any]) -> Path:
         "bench": name,
         "at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "commit": git_commit(),
+        "dirty": dirty_files(),
         "machine": machine(),
         "loadavg_at_end": os.getloadavg(),
         **payload,

@@ -316,7 +316,8 @@ def main() -> None:
 
     url = _common.setup_django()
     print(
-        f"database {_common.dbname_of(url)}; {args.games} games; {args.seconds:g} s per measurement; "
+        f"database {_common.dbname_of(url)}; {args.games} games; "
+        f"{args.seconds:g} s per measurement; "
         f"{args.runs} runs; writers {writer_counts}; kinds {kinds}"
     )
     if "raw" in kinds:
@@ -331,8 +332,10 @@ def main() -> None:
                 m = measure(kind, writers, args.games, args.seconds, run)
                 measurements.append(m)
                 print(
-                    f"  run {run} {kind:7s} x{writers}: {m['rate']:8.0f} ev/s  p50 {m['p50_ms']:6.2f} ms"
-                    f"  p99 {m['p99_ms']:6.2f} ms  ({m['events']} events, setup {m['setup_s']:.1f} s)",
+                    f"  run {run} {kind:7s} x{writers}: {m['rate']:8.0f} ev/s"
+                    f"  p50 {m['p50_ms']:6.2f} ms"
+                    f"  p99 {m['p99_ms']:6.2f} ms"
+                    f"  ({m['events']} events, setup {m['setup_s']:.1f} s)",
                     flush=True,
                 )
 

@@ -62,8 +62,13 @@ def _make_games(job: tuple[int, int, int]) -> list[tuple[str, dict[str, str]]]:
         pawns = list(ALL_PAWNS)
         rng.shuffle(pawns)
         layout = {f"C{c}": p for c, p in zip(CIRCLES, pawns, strict=True)}
-        services.event_record(stream_id=game.pk, event_id=uuid.uuid4(), type="board.laid_out",
-                              data={"position": layout}, expected_version=1)
+        services.event_record(
+            stream_id=game.pk,
+            event_id=uuid.uuid4(),
+            type="board.laid_out",
+            data={"position": layout},
+            expected_version=1,
+        )
         made.append((str(game.pk), layout))
     return made
 
@@ -89,7 +94,12 @@ def free_port() -> int:
 def issue_token(env: dict[str, str]) -> str:
     out = subprocess.run(
         [sys.executable, "manage.py", "issue_token", "bench"],
-        cwd=_common.ROOT, env=env, capture_output=True, text=True, timeout=120, check=True,
+        cwd=_common.ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
     return out.stdout.strip().splitlines()[-1]
 
@@ -98,14 +108,27 @@ def start_gunicorn(env: dict[str, str], port: int, workers: int) -> subprocess.P
     gunicorn = Path(sys.executable).with_name("gunicorn")
     log = open(_common.RESULTS / "gunicorn.log", "ab")  # noqa: SIM115
     proc = subprocess.Popen(
-        [str(gunicorn), "scarney_site.wsgi", "-w", str(workers), "-b", f"{HOST}:{port}",
-         "--no-control-socket"],
-        cwd=_common.ROOT, env=env, stdout=log, stderr=log, start_new_session=True,
+        [
+            str(gunicorn),
+            "scarney_site.wsgi",
+            "-w",
+            str(workers),
+            "-b",
+            f"{HOST}:{port}",
+            "--no-control-socket",
+        ],
+        cwd=_common.ROOT,
+        env=env,
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with {proc.returncode}; see bench/results/gunicorn.log")
+            raise RuntimeError(
+                f"gunicorn exited with {proc.returncode}; see bench/results/gunicorn.log"
+            )
         try:
             conn = HTTPConnection(HOST, port, timeout=2)
             conn.request("GET", "/healthz")
@@ -161,28 +184,40 @@ class Client:
 
         if self.ready:
             game_id, layout = self.ready.pop()
-            state = SOLITAIRE.apply(SOLITAIRE.initial_state({}, Ruleset(), 1),
-                                    Move("board.laid_out", {"position": layout}))
+            state = SOLITAIRE.apply(
+                SOLITAIRE.initial_state({}, Ruleset(), 1),
+                Move("board.laid_out", {"position": layout}),
+            )
             self.game = [game_id, state, 2]
             return
         # Out of pre-made games: make one over HTTP (two set-up requests, not in the figures).
-        status, body = self.post("/api/v1/games/", {
-            "kind": "scarney-solitaire", "seats": [{"name": f"http-{self.n}-{self.games_made % 10}"}],
-        })
+        status, body = self.post(
+            "/api/v1/games/",
+            {
+                "kind": "scarney-solitaire",
+                "seats": [{"name": f"http-{self.n}-{self.games_made % 10}"}],
+            },
+        )
         if status != 201:
             raise RuntimeError(f"game creation answered {status}: {body[:300]!r}")
         game_id = json.loads(body)["id"]
         pawns = list(ALL_PAWNS)
         self.rng.shuffle(pawns)
         layout = {f"C{c}": p for c, p in zip(CIRCLES, pawns, strict=True)}
-        status, body = self.post(f"/api/v1/games/{game_id}/events/", {
-            "id": str(uuid.uuid4()), "type": "board.laid_out", "data": {"position": layout},
-            "expected_version": 1,
-        })
+        status, body = self.post(
+            f"/api/v1/games/{game_id}/events/",
+            {
+                "id": str(uuid.uuid4()),
+                "type": "board.laid_out",
+                "data": {"position": layout},
+                "expected_version": 1,
+            },
+        )
         if status != 201:
             raise RuntimeError(f"layout answered {status}: {body[:300]!r}")
-        state = SOLITAIRE.apply(SOLITAIRE.initial_state({}, Ruleset(), 1),
-                                Move("board.laid_out", {"position": layout}))
+        state = SOLITAIRE.apply(
+            SOLITAIRE.initial_state({}, Ruleset(), 1), Move("board.laid_out", {"position": layout})
+        )
         self.setup_requests += 2
         self.games_made += 1
         self.game = [game_id, state, 2]
@@ -198,8 +233,12 @@ class Client:
                 continue
             game_id, state, version = self.game
             move = self.rng.choice(SOLITAIRE.legal_events(state))
-            body = {"id": str(uuid.uuid4()), "type": move.type, "data": dict(move.data),
-                    "expected_version": version}
+            body = {
+                "id": str(uuid.uuid4()),
+                "type": move.type,
+                "data": dict(move.data),
+                "expected_version": version,
+            }
             t0 = clock()
             status, answer = self.post(f"/api/v1/games/{game_id}/events/", body)
             self.latencies.append(clock() - t0)
@@ -253,31 +292,45 @@ def run_load(clients: list[Client], seconds: float) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
-    parser.add_argument("--games", type=int, default=0,
-                        help="games made through the service before the load (default: enough for"
-                             " ~400 req/s; a client out of games makes more over HTTP)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=0,
+        help="games made through the service before the load (default: enough for"
+        " ~400 req/s; a client out of games makes more over HTTP)",
+    )
     args = parser.parse_args()
 
     url = _common.setup_django()
     _common.RESULTS.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "DATABASE_URL": url, "DEBUG": "0",
-           "SECRET_KEY": os.environ.get("SECRET_KEY") or "bench-" + uuid.uuid4().hex,
-           "DJANGO_SETTINGS_MODULE": "scarney_site.settings"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DEBUG": "0",
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or "bench-" + uuid.uuid4().hex,
+        "DJANGO_SETTINGS_MODULE": "scarney_site.settings",
+    }
     env.pop("REDIS_URL", None)
     token = issue_token(env)
-    games = args.games or int(400 * (args.runs * args.seconds + args.warmup) / 13) + 4 * args.clients
+    games = args.games or int(400 * (args.runs * args.seconds + args.warmup) / 9) + 4 * args.clients
     t0 = time.perf_counter()
     made = make_games(games)
-    print(f"made {len(made)} laid-out games through the service in {time.perf_counter() - t0:.1f} s")
+    print(
+        f"made {len(made)} laid-out games through the service in {time.perf_counter() - t0:.1f} s"
+    )
     port = free_port()
-    print(f"gunicorn -w {args.workers} on {HOST}:{port}, database {_common.dbname_of(url)}; "
-          f"{args.clients} clients, {args.runs} x {args.seconds:g} s (+{args.warmup:g} s warm-up)")
+    print(
+        f"gunicorn -w {args.workers} on {HOST}:{port}, database {_common.dbname_of(url)}; "
+        f"{args.clients} clients, {args.runs} x {args.seconds:g} s (+{args.warmup:g} s warm-up)"
+    )
     proc = start_gunicorn(env, port, args.workers)
     runs = []
     try:
@@ -290,9 +343,13 @@ def main() -> None:
         for run in range(1, args.runs + 1):
             r = run_load(clients, args.seconds)
             runs.append(r)
-            print(f"  run {run}: {r['rps']:6.0f} req/s  p50 {r['p50_ms']:6.1f} ms  p90 {r['p90_ms']:6.1f} ms"
-                  f"  p99 {r['p99_ms']:6.1f} ms  max {r['max_ms']:6.1f} ms  statuses {r['statuses']}"
-                  f"  (+{r['setup_requests']} set-up requests)", flush=True)
+            print(
+                f"  run {run}: {r['rps']:6.0f} req/s  p50 {r['p50_ms']:6.1f} ms"
+                f"  p90 {r['p90_ms']:6.1f} ms"
+                f"  p99 {r['p99_ms']:6.1f} ms  max {r['max_ms']:6.1f} ms  statuses {r['statuses']}"
+                f"  (+{r['setup_requests']} set-up requests)",
+                flush=True,
+            )
             for e in r["errors"][:3]:
                 print(f"     error: {e}")
     finally:
@@ -308,17 +365,38 @@ def main() -> None:
         "rps_spread": _common.spread([r["rps"] for r in runs]),
     }
     print()
-    print(_common.table(
-        ["clients", "req/s", "p50 ms", "p99 ms", "max ms", "errors", "spread"],
-        [[args.clients, summary["rps"], summary["p50_ms"], summary["p99_ms"], summary["max_ms"],
-          summary["error_count"], f"{100 * summary['rps_spread']:.0f}%"]],
-        title=f"POST /api/v1/games/{{id}}/events/ via gunicorn -w {args.workers}, medians of {len(runs)} runs",
-    ))
+    print(
+        _common.table(
+            ["clients", "req/s", "p50 ms", "p99 ms", "max ms", "errors", "spread"],
+            [
+                [
+                    args.clients,
+                    summary["rps"],
+                    summary["p50_ms"],
+                    summary["p99_ms"],
+                    summary["max_ms"],
+                    summary["error_count"],
+                    f"{100 * summary['rps_spread']:.0f}%",
+                ]
+            ],
+            title=f"POST /api/v1/games/{{id}}/events/ via gunicorn -w {args.workers},"
+            f" medians of {len(runs)} runs",
+        )
+    )
     print()
-    print(_common.table(["figure", "value", "target", "verdict"], [[
-        f"p99 at {args.clients} clients (ms)", summary["p99_ms"], "< 50",
-        _common.verdict(summary["p99_ms"], 50.0, higher_is_better=False),
-    ]]))
+    print(
+        _common.table(
+            ["figure", "value", "target", "verdict"],
+            [
+                [
+                    f"p99 at {args.clients} clients (ms)",
+                    summary["p99_ms"],
+                    "< 50",
+                    _common.verdict(summary["p99_ms"], 50.0, higher_is_better=False),
+                ]
+            ],
+        )
+    )
     path = _common.record(NAME, {"args": vars(args), "summary": summary, "runs": runs})
     print(f"\nappended to {path.relative_to(_common.ROOT)}")
 

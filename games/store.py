@@ -153,8 +153,9 @@ def append_unlocked(
 
     The UPDATE of the stream row takes its lock and re-checks the version and the head's hash
     (which pins the whole history the caller folded), so a writer that lost the race, or that
-    folded onto a head that never committed, inserts nothing and gets None. ``more`` are read-model updates written in the same
-    statement, each ``(sql, params)`` with a ``WITH``-clause body that may refer to ``s``.
+    folded onto a head that never committed, inserts nothing and gets None. ``more`` are
+    read-model updates written in the same statement, each ``(sql, params)`` with a
+    ``WITH``-clause body that may refer to ``s``.
     """
     event.hash = chain_hash(previous_hash, event)
     params: dict[str, Any] = {
