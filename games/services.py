@@ -247,11 +247,14 @@ def _record(
     stream = store.lock_stream(stream_id)
     if category is not None and stream.category != category:
         raise Stream.DoesNotExist(f"There is no {category} {stream_id}.")
-    original = _replay_of(event_id, stream_id, type, data)
-    if original is not None:
-        return original
-    if expected_version is not None and expected_version != stream.version:
-        raise store.VersionConflict(stream.version)
+    if expected_version != stream.version:
+        # A retry of a recorded event comes without a version or with the one it first had;
+        # it gets its original answer, not a refusal from a state that has moved on.
+        original = _replay_of(event_id, stream_id, type, data)
+        if original is not None:
+            return original
+        if expected_version is not None:
+            raise store.VersionConflict(stream.version)
     _check_client_type(stream, type)
     return _append(stream, event_id, type, data, meta, None)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import psycopg
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
@@ -194,9 +195,18 @@ def _execute_append(sql: str, params: dict[str, Any], event_id: uuid.UUID) -> in
 
 
 def _fetch(sql: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone()
+    # A server-side prepared statement: planning this CTE costs half as much as running it.
+    # Django's cursors bind client-side and switch preparing off for the whole connection
+    # (prepare_threshold None), so it is switched on for this one call only.
+    connection.ensure_connection()
+    raw = connection.connection
+    threshold, raw.prepare_threshold = raw.prepare_threshold, 0
+    try:
+        with connection.wrap_database_errors, psycopg.Cursor(raw) as cursor:
+            cursor.execute(sql, params, prepare=True)
+            return cursor.fetchone()
+    finally:
+        raw.prepare_threshold = threshold
 
 
 def new_event(

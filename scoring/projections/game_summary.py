@@ -74,8 +74,11 @@ def handle(stream: Any, folded: Folded, event: Any, status_before: str | None) -
     else:
         GameSummary.objects.filter(pk=stream.pk).update(updated_at=event.recorded_at, **fields)
         summary = GameSummary(game_id=stream.pk, **fields)
-    if status_before != stream.status:
-        BonusAward.objects.filter(game_id=stream.pk).delete()
+    if status_before is not None and status_before != stream.status:
+        # Bonus rows exist only while a game is over: a game that ends gains them, a game
+        # taken back from its end loses them.
+        if status_before != "in_progress":
+            BonusAward.objects.filter(game_id=stream.pk).delete()
         BonusAward.objects.bulk_create(bonus_rows(summary))
 
 
