@@ -109,7 +109,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "scarney_site.authentication.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -125,6 +125,9 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "scarney_site.exceptions.api_exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+
+# How long a process trusts a token it has checked (see scarney_site/authentication.py).
+TOKEN_CACHE_SECONDS = int(os.environ.get("TOKEN_CACHE_SECONDS", "30"))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Scarney Scorekeeper API",
