@@ -1,11 +1,13 @@
-"""The fast path of ``event_record`` for the common case: a move that keeps a game going.
+"""The fast path of ``event_record`` for the common case: a legal move in a game.
 
 On PostgreSQL such a move is appended by one statement without an explicit transaction: the
-stream row's UPDATE takes its lock and re-checks the version, the event is inserted and the game
-summary updated in the same statement. The state to fold onto comes from a per-process cache of
+stream row's UPDATE takes its lock and re-checks the version, the event is inserted and the read
+models updated in the same statement (the summary; when the move ends the game, its bonus rows
+and the players' records too). The state to fold onto comes from a per-process cache of
 stream heads; a head at version N is the state at version N forever, since events never change.
-Everything else (refusals, finishing moves, take-backs, retries, conflicts, matches, SQLite) goes
-through the locked path in games.services, which decides those cases against the stream as it is.
+Everything else (refusals, the end of a match's game, take-backs, retries, conflicts, matches,
+SQLite) goes through the locked path in games.services, which decides those cases against the
+stream as it is.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from games import folding, store
 from games.models import Stream
 from games.rules.base import Move
 from games.rules.errors import RuleError
-from scoring.projections import game_summary
+from scoring.projections import game_summary, player_records
 
 CACHE_SIZE = 4096
 
@@ -57,8 +59,9 @@ def try_append(
     data: dict[str, Any],
     expected_version: int | None,
     meta: dict[str, Any],
-) -> tuple[store.StoredEvent, folding.Folded] | None:
-    """Append on the fast path, or None: the caller then takes the locked path."""
+) -> tuple[store.StoredEvent, folding.Folded, str] | None:
+    """Append on the fast path (the event, the state, the status), or None: the caller then
+    takes the locked path."""
     if connection.vendor != "postgresql" or type in _SLOW_TYPES:
         return None
     head = _head(stream_id, expected_version)
@@ -75,19 +78,23 @@ def try_append(
         data=data,
         meta=meta,
     )
-    fields = game_summary.summary_fields(after, Stream.Status.IN_PROGRESS)
+    over = after.engine.rules.is_terminal(after.state)
+    status = Stream.Status.FINISHED if over else Stream.Status.IN_PROGRESS
+    fields = game_summary.summary_fields(after, status)
+    more = [game_summary.update_clause(fields, event.recorded_at)]
+    if over:
+        more += [game_summary.bonus_clause(fields), player_records.finish_clause(after)]
     position = store.append_unlocked(
-        event,
-        previous_hash=head.hash,
-        snapshot=folding.pack(after),
-        more=[game_summary.update_clause(fields, event.recorded_at)],
+        event, previous_hash=head.hash, status=status, snapshot=folding.pack(after), more=more
     )
-    if position is None:
+    if position is None or over:
         forget(stream_id)
+    if position is None:
         return None
     event.position = position
-    remember(stream_id, Head(after.version, event.hash, after))
-    return store.read(event), after
+    if not over:
+        remember(stream_id, Head(after.version, event.hash, after))
+    return store.read(event), after, status
 
 
 _SLOW_TYPES = event_types.SERVICE_ONLY | {event_types.UNDO}
@@ -122,6 +129,6 @@ def _fold(head: Head, type: str, data: dict[str, Any]) -> folding.Folded | None:
         state = engine.apply(head.folded.state, Move(type, data))
     except RuleError:
         return None  # refusals are given by the locked path, against the stream as it is now
-    if engine.rules.is_terminal(state):
-        return None  # a finishing move has side effects: bonuses, records, the match
+    if engine.rules.is_terminal(state) and head.folded.header.get("match"):
+        return None  # the game's result goes to its match stream: the locked path does that
     return folding.Folded(head.folded.category, head.folded.header, state, head.version + 1)

@@ -224,7 +224,7 @@ def event_record(
         if category in (None, Stream.Category.GAME):
             fast = fast_append.try_append(stream_id, event_id, type, data, expected_version, meta)
             if fast is not None:
-                return Recorded(fast[0], fast[1], created=True, status=Stream.Status.IN_PROGRESS)
+                return Recorded(fast[0], fast[1], created=True, status=fast[2])
         return _record(stream_id, event_id, type, data, expected_version, meta, category)
     except store.EventIdReused:
         # Another request took the id first; it is a retry only if it carried the same event.

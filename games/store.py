@@ -130,7 +130,7 @@ def stream_events(stream_id: uuid.UUID, upto: int | None = None) -> Iterator[Sto
 _APPEND_SQL = """
 WITH s AS (
     UPDATE games_stream
-    SET version = %(version)s, head_hash = %(hash)s,
+    SET version = %(version)s, head_hash = %(hash)s, status = %(status)s,
         snapshot = %(snapshot)s, snapshot_version = %(version)s
     WHERE id = %(stream)s AND version = %(previous)s AND head_hash = %(previous_hash)s
         AND status = 'in_progress'
@@ -148,7 +148,12 @@ SELECT position FROM e
 
 
 def append_unlocked(
-    event: Event, *, previous_hash: str, snapshot: bytes, more: list[tuple[str, dict[str, Any]]]
+    event: Event,
+    *,
+    previous_hash: str,
+    status: str,
+    snapshot: bytes,
+    more: list[tuple[str, dict[str, Any]]],
 ) -> int | None:
     """Append ``event`` right after version ``event.version - 1`` in one statement (PostgreSQL).
 
@@ -163,6 +168,7 @@ def append_unlocked(
         "version": event.version,
         "previous": event.version - 1,
         "previous_hash": previous_hash,
+        "status": status,
         "hash": event.hash,
         "snapshot": snapshot,
         "stream": event.stream_id,

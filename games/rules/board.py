@@ -245,6 +245,26 @@ def legal_jumps(board: Board) -> list[tuple[int, int, int]]:
     return [triple for triple in JUMPS if is_legal_jump(board, *triple)]
 
 
+# JUMPS as board indexes (circle - 1), for the end check below.
+_JUMP_INDEXES = tuple((frm - 1, over - 1, to - 1) for frm, over, to in JUMPS)
+
+
+def has_legal_jump(board: Board) -> bool:
+    """``bool(legal_jumps(board))``, stopping at the first legal jump.
+
+    The end check runs after every jump of every game and of every replay, so it skips building
+    the list and the per-triple calls of is_legal_jump (same test, written inline).
+    """
+    for frm, over, to in _JUMP_INDEXES:
+        jumper = board[frm]
+        if jumper is None or board[to] is not None:
+            continue
+        victim = board[over]
+        if victim is not None and jumper[0] != victim[0]:
+            return True
+    return False
+
+
 def read_circle(event_type: str, data: Mapping[str, Any], name: str) -> int:
     """The circle in ``data[name]``: ``event.bad_data`` if absent or not text or a whole number."""
     if name not in data:

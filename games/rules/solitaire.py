@@ -29,6 +29,7 @@ from games.rules.board import (
     check_takeoff,
     colour_of,
     describe,
+    has_legal_jump,
     is_low,
     jumped,
     legal_jumps,
@@ -276,7 +277,7 @@ def _jump(state: State, move: Move) -> State:
 
 def _end_check(state: State) -> State:
     """The game is over as soon as no jump is legal (RULES.md 2.4, end check)."""
-    if state.phase == JUMPING and not legal_jumps(state.board):
+    if state.phase == JUMPING and not has_legal_jump(state.board):
         return dataclasses.replace(state, phase=OVER)
     return state
 

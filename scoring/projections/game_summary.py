@@ -31,10 +31,7 @@ def summary_fields(folded: Folded, status: str) -> dict[str, Any]:
 
 
 def update_clause(fields: dict[str, Any], updated_at: Any) -> tuple[str, dict[str, Any]]:
-    """The summary's UPDATE as a clause of the store's one-statement append (stream ``s``).
-
-    Only for a move that leaves the game in progress: no bonus rows change then.
-    """
+    """The summary's UPDATE as a clause of the store's one-statement append (stream ``s``)."""
     sql = (
         "UPDATE scoring_gamesummary SET status = %(gs_status)s, version = %(gs_version)s, "
         "turn = %(gs_turn)s, expected = %(gs_expected)s::jsonb, scores = %(gs_scores)s::jsonb, "
@@ -51,6 +48,22 @@ def update_clause(fields: dict[str, Any], updated_at: Any) -> tuple[str, dict[st
         "gs_updated_at": updated_at,
     }
     return sql, params
+
+
+def bonus_clause(fields: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The bonus rows of a game that has just ended, as a clause of the one-statement append."""
+    rows = [
+        {"seat": score["seat"], "kind": b["kind"], "points": b["points"], "pawns": b["pawns"]}
+        for score in fields["scores"]
+        for b in score["bonuses"]
+    ]
+    sql = (
+        "INSERT INTO scoring_bonusaward (game_id, seat, kind, points, pawns) "
+        "SELECT s.id, x.seat, x.kind, x.points, x.pawns FROM s, "
+        "jsonb_to_recordset(%(ba_rows)s::jsonb) "
+        "AS x(seat integer, kind text, points integer, pawns jsonb)"
+    )
+    return sql, {"ba_rows": json.dumps(rows)}
 
 
 def bonus_rows(summary: GameSummary) -> list[BonusAward]:

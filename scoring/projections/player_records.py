@@ -7,6 +7,7 @@ game summaries. The rebuild test holds the two ways equal.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -45,6 +46,23 @@ def _finished(player_id: int, total: int) -> None:
         points_total=F("points_total") + total,
         best_total=Greatest(Coalesce(F("best_total"), Value(total)), Value(total)),
     )
+
+
+def finish_clause(folded: Any) -> tuple[str, dict[str, Any]]:
+    """``_finished`` for every seat, as a clause of the store's one-statement append."""
+    seats = folded.header["seats"]
+    rows = [
+        {"player": seats[score.seat]["player"], "total": score.total}
+        for score in folded.engine.rules.scores(folded.state)
+    ]
+    sql = (
+        "UPDATE scoring_playerrecord AS r SET games_finished = r.games_finished + 1, "
+        "points_total = r.points_total + x.total, "
+        "best_total = GREATEST(COALESCE(r.best_total, x.total), x.total) "
+        "FROM jsonb_to_recordset(%(pr_rows)s::jsonb) AS x(player integer, total integer) "
+        "WHERE r.player_id = x.player AND EXISTS (SELECT 1 FROM s)"
+    )
+    return sql, {"pr_rows": json.dumps(rows)}
 
 
 def recompute(player_ids: list[int]) -> None:

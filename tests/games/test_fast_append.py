@@ -12,7 +12,8 @@ from django.db import transaction
 
 from games import fast_append, folding, services, store
 from games.models import Event, Stream
-from scoring.models import GameSummary
+from games.rules.base import Move
+from scoring.models import BonusAward, GameSummary, PlayerRecord
 from tests.play import random_layout, record
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -97,3 +98,54 @@ def test_a_stale_expected_version_on_the_fast_path_is_a_conflict() -> None:
             expected_version=2,
         )
     assert refused.value.current_version == 3
+
+
+def test_the_move_that_ends_a_game_writes_its_bonuses_and_records_in_the_same_statement(
+    django_assert_max_num_queries: Any,
+) -> None:
+    # given the rule book's six-pawn end game, one jump from its end
+    position = {"C2": "Y4", "C5": "Y3", "C10": "B2", "C11": "G3", "C14": "B1", "C15": "R4"}
+    game = services.game_start(
+        kind="scarney-solitaire", seats=[{"name": "Eve"}], setup={"position": position}
+    )
+    for jump in [(11, 9), (9, 1), (1, 3)]:
+        record(game.pk, Move("pawn.jumped", {"from": jump[0], "to": jump[1]}))
+    record(game.pk, Move("move.undone", {}))  # leaves a head cached by the locked path
+    record(game.pk, Move("pawn.jumped", {"from": 1, "to": 3}))
+
+    # when the last jump is recorded
+    with django_assert_max_num_queries(1):
+        recorded = services.event_record(
+            stream_id=game.pk,
+            event_id=uuid.uuid4(),
+            type="pawn.jumped",
+            data={"from": 14, "to": 16},
+        )
+
+    # then the game is over everywhere at once
+    assert recorded.status == "finished"
+    assert Stream.objects.get(pk=game.pk).status == "finished"
+    summary = GameSummary.objects.get(pk=game.pk)
+    assert summary.status == "finished" and summary.scores[0]["total"] == 36
+    assert summary.rating == "Average game"
+    player_id = summary.game.seats.get().player_id
+    assert PlayerRecord.objects.get(pk=player_id).best_total == 36
+    assert not BonusAward.objects.filter(game_id=game.pk).exists()
+
+
+def test_a_black_corner_finish_on_the_fast_path_itemises_its_bonus_rows(
+    django_assert_max_num_queries: Any,
+) -> None:
+    game = services.game_start(
+        kind="scarney-solitaire",
+        seats=[{"name": "Bo"}],
+        setup={"position": {"C2": "R1", "C3": "B1", "C8": "B2"}},
+    )
+    with django_assert_max_num_queries(1):
+        recorded = services.event_record(
+            stream_id=game.pk, event_id=uuid.uuid4(), type="pawn.jumped", data={"from": 3, "to": 1}
+        )
+    assert recorded.status == "finished"
+    assert GameSummary.objects.get(pk=game.pk).scores[0]["total"] == 37 + 40 + 20
+    rows = BonusAward.objects.filter(game_id=game.pk).values_list("kind", "points", "pawns")
+    assert sorted(rows) == [("black", 20, ["B2"]), ("black_corner", 40, ["B1"])]
