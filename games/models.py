@@ -158,7 +158,10 @@ class Event(models.Model):
 
     position = models.BigAutoField(primary_key=True)
     id = models.UUIDField(unique=True, help_text="Client-made; a retry sends the same one.")
-    stream = models.ForeignKey(Stream, on_delete=models.PROTECT, related_name="events")
+    # No index of its own: the unique (stream, version) index serves every lookup by stream.
+    stream = models.ForeignKey(
+        Stream, on_delete=models.PROTECT, related_name="events", db_index=False
+    )
     version = models.PositiveIntegerField()
     type = models.CharField(max_length=60)
     schema_version = models.PositiveSmallIntegerField(default=1)

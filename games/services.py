@@ -1,8 +1,9 @@
 """Write-side services: start a game or a match, record an event. One transaction each.
 
-Every append follows the same path: lock the stream row, check the expected version, fold the
+The locked path of every append: lock the stream row, check the expected version, fold the
 event onto the snapshot through the pure rule engine, insert it, update the inline projections,
-register side effects in the outbox. The rule engine's refusals pass through unchanged.
+register side effects in the outbox. The rule engine's refusals pass through unchanged. On
+PostgreSQL a legal move of a game first tries games.fast_append, the same steps in one statement.
 """
 
 from __future__ import annotations
@@ -84,9 +85,9 @@ def game_start(
     else:
         players = [player_resolve(spec) for spec in (seats or [])]
     _check_seat_count(rules, len(players))
-    effective = make_ruleset(rules.ruleset_type, ruleset)
-    if match is not None:
-        effective = make_ruleset(rules.ruleset_type, {**_match_ruleset(match), **(ruleset or {})})
+    # A match's house rules apply to its games; the game's own overrides come on top.
+    overrides = {**_match_ruleset(match), **(ruleset or {})} if match else ruleset
+    effective = make_ruleset(rules.ruleset_type, overrides)
     header = {
         "kind": kind,
         "seats": _seats_header(players),
