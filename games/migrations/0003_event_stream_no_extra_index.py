@@ -5,15 +5,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_event_append_only_trigger'),
+        ("games", "0002_event_append_only_trigger"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='event',
-            name='stream',
-            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='events', to='games.stream'),
+            model_name="event",
+            name="stream",
+            field=models.ForeignKey(
+                db_index=False,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="events",
+                to="games.stream",
+            ),
         ),
     ]

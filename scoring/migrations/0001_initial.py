@@ -5,75 +5,124 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0001_initial'),
+        ("games", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='MatchStanding',
+            name="MatchStanding",
             fields=[
-                ('match', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='standing', serialize=False, to='games.match')),
-                ('format', models.CharField(max_length=60)),
-                ('status', models.CharField(max_length=20)),
-                ('version', models.PositiveIntegerField()),
-                ('games', models.JSONField(default=list)),
-                ('standing', models.JSONField(default=list)),
-                ('winner', models.JSONField(default=list)),
-                ('rating', models.CharField(blank=True, max_length=40, null=True)),
-                ('updated_at', models.DateTimeField()),
+                (
+                    "match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="standing",
+                        serialize=False,
+                        to="games.match",
+                    ),
+                ),
+                ("format", models.CharField(max_length=60)),
+                ("status", models.CharField(max_length=20)),
+                ("version", models.PositiveIntegerField()),
+                ("games", models.JSONField(default=list)),
+                ("standing", models.JSONField(default=list)),
+                ("winner", models.JSONField(default=list)),
+                ("rating", models.CharField(blank=True, max_length=40, null=True)),
+                ("updated_at", models.DateTimeField()),
             ],
         ),
         migrations.CreateModel(
-            name='PlayerRecord',
+            name="PlayerRecord",
             fields=[
-                ('player', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='record', serialize=False, to='games.player')),
-                ('games_played', models.PositiveIntegerField(default=0)),
-                ('games_finished', models.PositiveIntegerField(default=0)),
-                ('best_total', models.IntegerField(blank=True, null=True)),
-                ('points_total', models.IntegerField(default=0)),
-                ('last_played', models.DateTimeField(blank=True, null=True)),
+                (
+                    "player",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="record",
+                        serialize=False,
+                        to="games.player",
+                    ),
+                ),
+                ("games_played", models.PositiveIntegerField(default=0)),
+                ("games_finished", models.PositiveIntegerField(default=0)),
+                ("best_total", models.IntegerField(blank=True, null=True)),
+                ("points_total", models.IntegerField(default=0)),
+                ("last_played", models.DateTimeField(blank=True, null=True)),
             ],
         ),
         migrations.CreateModel(
-            name='GameSummary',
+            name="GameSummary",
             fields=[
-                ('game', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='summary', serialize=False, to='games.game')),
-                ('kind', models.CharField(max_length=60)),
-                ('number', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('status', models.CharField(max_length=20)),
-                ('version', models.PositiveIntegerField()),
-                ('turn', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('expected', models.JSONField(default=list)),
-                ('scores', models.JSONField(default=list, help_text='Per seat: points, bonuses, total.')),
-                ('rating', models.CharField(blank=True, max_length=40, null=True)),
-                ('started_at', models.DateTimeField()),
-                ('updated_at', models.DateTimeField()),
-                ('match', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, to='games.match')),
+                (
+                    "game",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="summary",
+                        serialize=False,
+                        to="games.game",
+                    ),
+                ),
+                ("kind", models.CharField(max_length=60)),
+                ("number", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("status", models.CharField(max_length=20)),
+                ("version", models.PositiveIntegerField()),
+                ("turn", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("expected", models.JSONField(default=list)),
+                (
+                    "scores",
+                    models.JSONField(default=list, help_text="Per seat: points, bonuses, total."),
+                ),
+                ("rating", models.CharField(blank=True, max_length=40, null=True)),
+                ("started_at", models.DateTimeField()),
+                ("updated_at", models.DateTimeField()),
+                (
+                    "match",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        to="games.match",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'game summaries',
+                "verbose_name_plural": "game summaries",
             },
         ),
         migrations.CreateModel(
-            name='BonusAward',
+            name="BonusAward",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('kind', models.CharField(max_length=40)),
-                ('points', models.IntegerField()),
-                ('pawns', models.JSONField(default=list)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='bonus_awards', to='scoring.gamesummary')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("kind", models.CharField(max_length=40)),
+                ("points", models.IntegerField()),
+                ("pawns", models.JSONField(default=list)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="bonus_awards",
+                        to="scoring.gamesummary",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'seat', 'id'],
+                "ordering": ["game", "seat", "id"],
             },
         ),
         migrations.AddIndex(
-            model_name='gamesummary',
-            index=models.Index(fields=['kind', 'status'], name='scoring_gam_kind_967928_idx'),
+            model_name="gamesummary",
+            index=models.Index(fields=["kind", "status"], name="scoring_gam_kind_967928_idx"),
         ),
     ]
