@@ -1,14 +1,13 @@
-"""The append path over HTTP: gunicorn (2 sync workers) and a loopback load generator.
+"""The append path over HTTP: gunicorn (gunicorn.conf.py) and a loopback load generator.
 
 The script starts ``gunicorn scarney_site.wsgi -w 2 -b 127.0.0.1:<free port>`` on the bench
 database (SECRET_KEY set, DEBUG off), issues an API token with ``manage.py issue_token bench``,
 and runs ``--clients`` (default 16) client threads, each with its own ``http.client`` connection
-(kept alive where the server allows it: gunicorn's sync workers answer ``Connection: close``, so
-the client reconnects on loopback for every request) and its own games. A client plays its games
-move by move: ``POST /api/v1/games/{id}/events/`` with ``expected_version``, a take-off or jump
+(kept alive: the project's gunicorn.conf.py runs threaded workers, which keep connections
+open) and its own games. A client plays its games move by move: ``POST /api/v1/games/{id}/events/`` with ``expected_version``, a take-off or jump
 chosen at random among the legal ones (tracked locally with the pure rules). The games are
 started and laid out through the service (two processes) before gunicorn starts, enough for about
-400 req/s; a client that runs out makes more over HTTP (``POST /api/v1/games/`` then
+900 req/s; a client that runs out makes more over HTTP (``POST /api/v1/games/`` then
 ``board.laid_out``), and those set-up requests are counted apart, outside the move figures. A
 warm-up (``--warmup`` s, same load, not counted) precedes the runs.
 
@@ -299,13 +298,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
     parser.add_argument(
         "--games",
         type=int,
         default=0,
         help="games made through the service before the load (default: enough for"
-        " ~400 req/s; a client out of games makes more over HTTP)",
+        " ~900 req/s; a client out of games makes more over HTTP)",
     )
     args = parser.parse_args()
 
@@ -320,7 +319,7 @@ def main() -> None:
     }
     env.pop("REDIS_URL", None)
     token = issue_token(env)
-    games = args.games or int(400 * (args.runs * args.seconds + args.warmup) / 9) + 4 * args.clients
+    games = args.games or int(900 * (args.runs * args.seconds + args.warmup) / 9) + 4 * args.clients
     t0 = time.perf_counter()
     made = make_games(games)
     print(
