@@ -5,8 +5,9 @@ database (SECRET_KEY set, DEBUG off), issues an API token with ``manage.py issue
 and runs ``--clients`` (default 16) client threads, each with its own ``http.client`` connection
 (kept alive: the project's gunicorn.conf.py runs threaded workers, which keep connections
 open) and its own games. A client plays its games move by move:
-``POST /api/v1/games/{id}/events/`` with ``expected_version``, a take-off or jump chosen at random among the legal ones (tracked locally with the pure rules). The games are
-started and laid out through the service (two processes) before gunicorn starts, enough for about
+``POST /api/v1/games/{id}/events/`` with ``expected_version``, a take-off or jump chosen at
+random among the legal ones (tracked locally with the pure rules). The games are started and laid
+out through the service (two processes) before gunicorn starts, enough for about
 900 req/s; a client that runs out makes more over HTTP (``POST /api/v1/games/`` then
 ``board.laid_out``), and those set-up requests are counted apart, outside the move figures. A
 warm-up (``--warmup`` s, same load, not counted) precedes the runs.
