@@ -12,9 +12,11 @@ with version, status, head hash and snapshot (``games.folding.pack``). Two gener
 load in parallel. A database that already holds at least ``--events`` events is reused as it is
 (other benches add events to it; all of them are counted and rebuilt).
 
-Timed: each module of ``scoring.projections.MODULES`` ``rebuild(progress=...)`` in order, as the
-management command does; events/s = events in the store / total seconds. Also timed on its own,
-for the breakdown: the replay alone (``scoring.replay.final_states('game')``, folding only).
+Timed: ``scoring.projections.rebuild_all``, as the management command runs it (one transaction,
+the event table locked in SHARE mode, the games folded by ``--workers`` processes, default 2);
+events/s = events in the store / total seconds, commit included. Also timed on their own, for
+the breakdown: the replay alone (``scoring.replay.final_states('game')``, folding only, one
+process) and the same with the workers (``map_final_states``, no writes).
 
 Peer: the ``eventsourcing`` library (POSTGRES persistence, database scarney_bench_es): aggregates
 of 200 events each (one Created + 199 "Moved"), read back with ``app.repository.get(id)``
@@ -262,8 +264,8 @@ def fill(url: str, target: int, hashes: bool) -> dict[str, Any]:
 # --- timed rebuild ----------------------------------------------------------------------------
 
 
-def time_rebuild() -> dict[str, Any]:
-    """Every projection module's rebuild, as manage.py rebuild_projections runs them."""
+def time_rebuild(workers: int) -> dict[str, Any]:
+    """Every read model rebuilt as manage.py rebuild_projections does (projections.rebuild_all)."""
     from scoring import projections
 
     seen = [0]
@@ -271,15 +273,18 @@ def time_rebuild() -> dict[str, Any]:
     def progress(n: int) -> None:
         seen[0] += n
 
-    per_module = {}
-    rows = {}
+    per_module: dict[str, float] = {}
+    rows: dict[str, int] = {}
     started = time.perf_counter()
-    for module in projections.MODULES:
-        name = module.__name__.rsplit(".", 1)[-1]
-        t0 = time.perf_counter()
-        rows[name] = module.rebuild(progress=progress)
-        per_module[name] = time.perf_counter() - t0
+    last = [started]
+
+    def report(name: str, count: int) -> None:
+        now = time.perf_counter()
+        per_module[name], rows[name], last[0] = now - last[0], count, now
+
+    projections.rebuild_all(progress=progress, report=report, workers=workers)
     total = time.perf_counter() - started
+    per_module["commit"] = total - (last[0] - started)
     return {"seconds": total, "per_module": per_module, "rows": rows, "events_replayed": seen[0]}
 
 
@@ -291,6 +296,25 @@ def time_replay_only() -> dict[str, Any]:
     t0 = time.perf_counter()
     streams = sum(1 for _ in final_states("game", lambda n: seen.__setitem__(0, seen[0] + n)))
     return {"seconds": time.perf_counter() - t0, "events": seen[0], "streams": streams}
+
+
+def time_replay_workers(workers: int) -> dict[str, Any]:
+    """The read and fold alone in ``workers`` processes (scoring.replay.map_final_states)."""
+    from scoring.replay import map_final_states
+
+    seen = [0]
+    t0 = time.perf_counter()
+    streams = sum(
+        1
+        for _ in map_final_states(
+            "game", _nothing, lambda n: seen.__setitem__(0, seen[0] + n), workers
+        )
+    )
+    return {"seconds": time.perf_counter() - t0, "events": seen[0], "streams": streams}
+
+
+def _nothing(replayed: Any) -> None:
+    return None
 
 
 # --- peer ---------------------------------------------------------------------------------------
@@ -408,6 +432,9 @@ def main() -> None:
         "--peer-replay", type=int, default=0, help="peer aggregates replayed per run (0: all)"
     )
     parser.add_argument("--skip-peer", action="store_true")
+    parser.add_argument(
+        "--workers", type=int, default=2, help="processes folding the games (as the command)"
+    )
     args = parser.parse_args()
 
     url = _common.setup_django()
@@ -417,17 +444,21 @@ def main() -> None:
 
     runs = []
     for run in range(1, args.runs + 1):
-        result = time_rebuild()
+        result = time_rebuild(args.workers)
         result["rate"] = events / result["seconds"]
         replay = time_replay_only()
         result["replay_only"] = replay
+        workers = time_replay_workers(args.workers)
+        result["replay_workers"] = workers
         runs.append(result)
         mods = ", ".join(f"{k} {v:.1f} s" for k, v in result["per_module"].items())
         print(
             f"  run {run}: rebuild {result['seconds']:.1f} s"
             f" = {result['rate']:,.0f} events/s ({mods});"
             f" replay alone {replay['seconds']:.1f} s"
-            f" = {replay['events'] / replay['seconds']:,.0f} events/s",
+            f" = {replay['events'] / replay['seconds']:,.0f} events/s,"
+            f" with {args.workers} workers {workers['seconds']:.1f} s"
+            f" = {workers['events'] / workers['seconds']:,.0f} events/s",
             flush=True,
         )
 
@@ -451,6 +482,9 @@ def main() -> None:
     replay_rate = _common.median(
         r["replay_only"]["events"] / r["replay_only"]["seconds"] for r in runs
     )
+    workers_rate = _common.median(
+        r["replay_workers"]["events"] / r["replay_workers"]["seconds"] for r in runs
+    )
     rows = [
         [
             "rebuild_projections (all modules)",
@@ -471,10 +505,20 @@ def main() -> None:
             "",
         ]
     )
+    rows.append(
+        [
+            f"replay alone, {args.workers} workers (map_final_states)",
+            runs[0]["replay_workers"]["events"],
+            _common.median(r["replay_workers"]["seconds"] for r in runs),
+            workers_rate,
+            "",
+        ]
+    )
     summary: dict[str, Any] = {
         "events": events,
         "rebuild_rate": rate,
         "replay_only_rate": replay_rate,
+        "replay_workers_rate": workers_rate,
         "rebuild_seconds": _common.median(r["seconds"] for r in runs),
     }
     if peer_runs:

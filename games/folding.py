@@ -78,15 +78,30 @@ def fold_events(category: str, events: Iterable[store.StoredEvent]) -> Folded:
     """Replay a stream's events (the first must be its start event) into a Folded state."""
     iterator = iter(events)
     first = next(iterator)
-    if first.type not in (GAME_STARTED, MATCH_STARTED):
-        raise ValueError(f"stream {first.stream_id} does not begin with a start event")
-    engine = engine_for(category, first.data)
-    states = [engine.start(first.data)]
-    version = first.version
-    for event in iterator:
-        step(engine.rules, states, Move(event.type, event.data))
-        version = event.version
-    return Folded(category, first.data, states[-1], version)
+    check_start(first.stream_id, first.type)
+    moves = ((event.version, event.type, event.data) for event in iterator)
+    return fold_moves(category, first.data, first.version, moves)
+
+
+def check_start(stream_id: Any, type: str) -> None:
+    if type not in (GAME_STARTED, MATCH_STARTED):
+        raise ValueError(f"stream {stream_id} does not begin with a start event")
+
+
+def fold_moves(
+    category: str, header: dict[str, Any], version: int, moves: Iterable[tuple[int, str, Any]]
+) -> Folded:
+    """Fold ``(version, type, data)`` moves (data upcast) onto the start event's ``header``.
+
+    fold_events without a StoredEvent per event: the projections' rebuild replays every stream
+    through here, from plain rows. ``move.undone`` pops the stack of states, as appends do.
+    """
+    engine = engine_for(category, header)
+    rules = engine.rules
+    states = [engine.start(header)]
+    for version, type, data in moves:  # noqa: B007 - the last version is the result's
+        step(rules, states, Move(type, data))
+    return Folded(category, header, states[-1], version)
 
 
 def refold(stream: Stream, upto: int | None = None) -> Folded:

@@ -6,7 +6,10 @@ Each module owns one read model and exposes ``handle(...)`` (one event, inline) 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from django.db import connection, transaction
 
 from scoring.projections import game_summary, match_standing, player_records
 
@@ -22,3 +25,29 @@ def handle(stream: Any, folded: Any, event: Any, status_before: str | None) -> N
             player_records.handle(folded, event, status_before, stream.status)
     else:
         match_standing.handle(stream, folded, event, status_before)
+
+
+def rebuild_all(
+    progress: Callable[[int], None] | None = None,
+    report: Callable[[str, int], None] | None = None,
+    workers: int = 2,
+) -> None:
+    """Drop and rebuild every read model from the events alone, in one transaction.
+
+    On PostgreSQL the event table is first locked in SHARE mode until the commit: appends wait,
+    so no event can land after the replay has read its stream and be missing from the rebuilt
+    read models; reading events goes on. The game summaries are emptied with TRUNCATE, so their
+    readers wait for the commit as well. ``workers`` processes fold the games on PostgreSQL when
+    called outside a transaction (they see committed events only); ``report(module, rows)``
+    follows each module's rebuild.
+    """
+    if connection.in_atomic_block or connection.vendor != "postgresql":
+        workers = 1
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("LOCK TABLE games_event IN SHARE MODE")
+        for module in MODULES:
+            rows = module.rebuild(progress=progress, workers=workers)
+            if report:
+                report(module.__name__.rsplit(".", 1)[-1], rows)

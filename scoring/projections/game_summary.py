@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from games.folding import Folded
 from scoring.models import BonusAward, GameSummary
-from scoring.replay import final_states
+from scoring.replay import Replayed, map_final_states
 
 
 def summary_fields(folded: Folded, status: str) -> dict[str, Any]:
@@ -95,29 +96,68 @@ def handle(stream: Any, folded: Folded, event: Any, status_before: str | None) -
         BonusAward.objects.bulk_create(bonus_rows(summary))
 
 
-@transaction.atomic
-def rebuild(progress: Callable[[int], None] | None = None) -> int:
-    """Drop and rebuild every game summary and bonus award from the events; the games rebuilt."""
-    from games.models import Stream
+# The rebuild's rows, in these column orders (JSON columns as text, ready for COPY).
+SUMMARY_COLUMNS = (
+    "game_id",
+    "started_at",
+    "updated_at",
+    "kind",
+    "match_id",
+    "number",
+    "status",
+    "version",
+    "turn",
+    "expected",
+    "scores",
+    "rating",
+)
+BONUS_COLUMNS = ("game_id", "seat", "kind", "points", "pawns")
+_JSON_COLUMNS = frozenset({"expected", "scores", "pawns"})
 
-    BonusAward.objects.all().delete()
-    GameSummary.objects.all().delete()
-    statuses = dict(Stream.objects.filter(category="game").values_list("pk", "status"))
-    batch: list[GameSummary] = []
+
+@transaction.atomic
+def rebuild(progress: Callable[[int], None] | None = None, workers: int = 1) -> int:
+    """Drop and rebuild every game summary and bonus award from the events; the games rebuilt.
+
+    ``workers`` > 1 folds the games in that many processes (scoring.replay.map_final_states);
+    this process writes every row.
+    """
+    _empty()
+    rows = map_final_states("game", rebuild_rows, progress, workers)
+    if workers > 1 and connection.vendor == "postgresql":
+        return _copy_as_they_come(rows)
     count = 0
-    for replayed in final_states("game", progress):
-        status = _status(statuses.get(replayed.stream_id), replayed.folded)
-        batch.append(
-            GameSummary(
-                game_id=replayed.stream_id,
-                started_at=replayed.started_at,
-                updated_at=replayed.updated_at,
-                **summary_fields(replayed.folded, status),
-            )
-        )
-        if len(batch) >= 2000:
-            count += _flush(batch)
-    return count + _flush(batch)
+    while batch := list(itertools.islice(rows, 2000)):
+        _write(batch)
+        count += len(batch)
+    return count
+
+
+def rebuild_rows(replayed: Replayed) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
+    """A game's summary row and bonus rows, as SUMMARY_COLUMNS and BONUS_COLUMNS.
+
+    Runs in the replay's worker processes, so JSON is encoded there, not in the writing one.
+    """
+    status = _status(replayed.status, replayed.folded)
+    fields = summary_fields(replayed.folded, status)
+    game = replayed.stream_id
+    values = {
+        **fields,
+        "game_id": game,
+        "started_at": replayed.started_at,
+        "updated_at": replayed.updated_at,
+        "expected": json.dumps(fields["expected"]),
+        "scores": json.dumps(fields["scores"]),
+    }
+    summary = tuple(values[column] for column in SUMMARY_COLUMNS)
+    if status == "in_progress":  # as bonus_rows: bonus rows exist only once a game is over
+        return summary, []
+    bonuses = [
+        (game, score["seat"], bonus["kind"], bonus["points"], json.dumps(bonus["pawns"]))
+        for score in fields["scores"]
+        for bonus in score["bonuses"]
+    ]
+    return summary, bonuses
 
 
 def _status(stored: str | None, folded: Folded) -> str:
@@ -127,9 +167,64 @@ def _status(stored: str | None, folded: Folded) -> str:
     return "finished" if folded.engine.rules.is_terminal(folded.state) else "in_progress"
 
 
-def _flush(batch: list[GameSummary]) -> int:
-    GameSummary.objects.bulk_create(batch)
-    BonusAward.objects.bulk_create([row for summary in batch for row in bonus_rows(summary)])
-    done = len(batch)
-    batch.clear()
-    return done
+def _empty() -> None:
+    if connection.vendor != "postgresql":
+        BonusAward.objects.all().delete()
+        GameSummary.objects.all().delete()
+        return
+    # TRUNCATE, not the ORM's delete, which loads every summary to cascade to its bonus rows.
+    # It refuses a table with pending deferred constraint checks (rows written earlier in the
+    # same transaction, as in tests): run those checks first, then defer again as Django does.
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute(f"TRUNCATE {BonusAward._meta.db_table}, {GameSummary._meta.db_table}")
+        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+
+
+def _write(batch: list[tuple[tuple[Any, ...], list[tuple[Any, ...]]]]) -> None:
+    summaries = [summary for summary, _ in batch]
+    bonuses = [row for _, rows in batch for row in rows]
+    if connection.vendor == "postgresql":
+        _copy(GameSummary._meta.db_table, SUMMARY_COLUMNS, summaries)
+        _copy(BonusAward._meta.db_table, BONUS_COLUMNS, bonuses)
+    else:
+        GameSummary.objects.bulk_create(
+            GameSummary(**_model_fields(SUMMARY_COLUMNS, row)) for row in summaries
+        )
+        BonusAward.objects.bulk_create(
+            BonusAward(**_model_fields(BONUS_COLUMNS, row)) for row in bonuses
+        )
+
+
+def _copy_as_they_come(rows: Iterator[tuple[tuple[Any, ...], list[tuple[Any, ...]]]]) -> int:
+    # The workers read through their own connections, so this one can hold a single COPY open
+    # for every summary: PostgreSQL stores them while the workers fold, instead of this process
+    # waiting on a COPY per batch while the workers wait on it.
+    bonuses = []
+    count = 0
+    with connection.cursor() as cursor:
+        with cursor.copy(_copy_sql(GameSummary._meta.db_table, SUMMARY_COLUMNS)) as copy:
+            for summary, awards in rows:
+                copy.write_row(summary)
+                bonuses.extend(awards)
+                count += 1
+    _copy(BonusAward._meta.db_table, BONUS_COLUMNS, bonuses)
+    return count
+
+
+def _copy_sql(table: str, columns: tuple[str, ...]) -> str:
+    return f"COPY {table} ({', '.join(columns)}) FROM STDIN"
+
+
+def _copy(table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+    with connection.cursor() as cursor:
+        with cursor.copy(_copy_sql(table, columns)) as copy:
+            for row in rows:
+                copy.write_row(row)
+
+
+def _model_fields(columns: tuple[str, ...], row: tuple[Any, ...]) -> dict[str, Any]:
+    return {
+        column: json.loads(value) if column in _JSON_COLUMNS else value
+        for column, value in zip(columns, row, strict=True)
+    }

@@ -39,16 +39,14 @@ def handle(stream: Any, folded: Folded, event: Any, status_before: str | None) -
 
 
 @transaction.atomic
-def rebuild(progress: Callable[[int], None] | None = None) -> int:
-    from games.models import Stream
-
+def rebuild(progress: Callable[[int], None] | None = None, workers: int = 1) -> int:
+    """Every match's standing from its events (few streams: ``workers`` is not used here)."""
     MatchStanding.objects.all().delete()
-    statuses = dict(Stream.objects.filter(category="match").values_list("pk", "status"))
     rows = [
         MatchStanding(
             match_id=r.stream_id,
             updated_at=r.updated_at,
-            **standing_fields(r.folded, _status(statuses.get(r.stream_id), r.folded)),
+            **standing_fields(r.folded, _status(r.status, r.folded)),
         )
         for r in final_states("match", progress)
     ]

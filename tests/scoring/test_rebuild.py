@@ -10,6 +10,7 @@ from django.core.management import call_command
 from django.forms.models import model_to_dict
 
 from games import services
+from scoring import replay
 from scoring.models import BonusAward, GameSummary, MatchStanding, PlayerRecord
 from tests.play import play_out, play_random_game, random_layout, record
 
@@ -59,4 +60,30 @@ def test_rebuild_equals_the_inline_projections_after_random_games(
     call_command("rebuild_projections", "--no-progress")
 
     # then
+    assert snapshot() == inline
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rebuild_in_worker_processes_equals_the_inline_projections(monkeypatch: Any) -> None:
+    # given committed games (the workers read through their own connections)
+    for seed in range(12):
+        play_random_game(seed)
+    rng = random.Random(3)
+    unfinished = services.game_start(kind="scarney-solitaire", seats=[{"name": "Una"}])
+    record(unfinished.pk, random_layout(rng))
+    inline = snapshot()
+    ranges: list[Any] = []
+    in_workers = replay._in_workers
+
+    def spy(category: str, function: Any, progress: Any, bounds: Any) -> Any:
+        ranges.extend(bounds)
+        return in_workers(category, function, progress, bounds)
+
+    monkeypatch.setattr(replay, "_in_workers", spy)
+
+    # when
+    call_command("rebuild_projections", "--no-progress", "--workers", "2")
+
+    # then
+    assert len(ranges) == 2
     assert snapshot() == inline
