@@ -101,13 +101,14 @@ def _add(record: PlayerRecord, summary: GameSummary | None, seat: int) -> None:
     record.best_total = total if record.best_total is None else max(record.best_total, total)
 
 
-# records() of every player in one statement, from the game summaries (rebuilt before).
+# records() of every player who has a game, in one statement, from the game summaries (rebuilt
+# before). As inline, a player has a record from his first game on.
 _REBUILD_SQL = """
     INSERT INTO scoring_playerrecord
         (player_id, games_played, games_finished, best_total, points_total, last_played)
     SELECT p.id, count(g.game_id), count(g.total), max(g.total), coalesce(sum(g.total), 0),
         max(g.started_at)
-    FROM games_player p LEFT JOIN (
+    FROM games_player p JOIN (
         SELECT s.player_id, g.game_id, g.started_at,
             CASE WHEN g.status = 'finished'
                 THEN (g.scores -> s.seat::integer ->> 'total')::integer END AS total
@@ -126,7 +127,7 @@ def rebuild(progress: Callable[[int], None] | None = None, workers: int = 1) -> 
         with connection.cursor() as cursor:
             cursor.execute(_REBUILD_SQL)
             return int(cursor.rowcount)
-    ids = list(Player.objects.values_list("pk", flat=True))
+    ids = sorted(set(GameSeat.objects.values_list("player_id", flat=True)))
     for start in range(0, len(ids), 1000):
         PlayerRecord.objects.bulk_create(records(ids[start : start + 1000]))
     return len(ids)

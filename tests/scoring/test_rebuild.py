@@ -10,6 +10,7 @@ from django.core.management import call_command
 from django.forms.models import model_to_dict
 
 from games import services
+from games.models import Player
 from scoring import replay
 from scoring.models import BonusAward, GameSummary, MatchStanding, PlayerRecord
 from tests.play import play_out, play_random_game, random_layout, record
@@ -52,6 +53,7 @@ def test_rebuild_equals_the_inline_projections_after_random_games(
         for _ in range(5):
             game = services.game_start(kind="scarney-solitaire", seats=None, match_id=match.pk)
             play_out(game.pk, rng, undo_rate=0)
+    Player.objects.create(name="Newcomer")  # no game yet: no record, inline or rebuilt
     inline = snapshot()
     assert MatchStanding.objects.get(pk=match.pk).rating is not None
     assert len(inline["games"]) == 32 and inline["bonuses"]
