@@ -88,6 +88,7 @@ def match_json(match: Match, folded: Folded, settlement: dict[str, Any] | None) 
         "standing": fields["standing"],
         "winner": fields["winner"],
         "rating": fields["rating"],
+        "warnings": folded.engine.rules.warnings(folded.state),
         "settlement": settlement,
     }
 

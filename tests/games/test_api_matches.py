@@ -1,0 +1,60 @@
+"""Solitaire matches entered as score sheets (RULES.md 0.6, Appendix C.1)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+pytestmark = pytest.mark.django_db
+
+
+def sheet_match(api: APIClient, **ruleset: Any) -> dict[str, Any]:
+    body = {
+        "format": "scarney-solitaire",
+        "players": [{"name": "Sid"}],
+        "entry": "sheet",
+        "ruleset": ruleset,
+    }
+    response = api.post("/api/v1/matches/", body, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def enter(api: APIClient, match: dict[str, Any], total: int) -> Any:
+    body = {"id": str(uuid.uuid4()), "type": "game.scored", "data": {"scores": [total]}}
+    return api.post(f"/api/v1/matches/{match['id']}/events/", body, format="json")
+
+
+def test_a_sheet_of_five_games_derives_the_cumulative_scores_and_the_match_rating(
+    api: APIClient, django_capture_on_commit_callbacks: Any
+) -> None:
+    match = sheet_match(api)
+    with django_capture_on_commit_callbacks(execute=True):
+        for total in [116, 63, 94, 36, 150]:
+            assert enter(api, match, total).status_code == 201
+    detail = api.get(f"/api/v1/matches/{match['id']}/").json()
+    assert [g["cumulative"] for g in detail["games"]] == [[116], [179], [273], [309], [459]]
+    assert detail["status"] == "finished" and detail["rating"] == "Good match"
+
+
+def test_a_strict_sheet_refuses_a_total_no_final_position_can_give(api: APIClient) -> None:
+    response = enter(api, sheet_match(api), 45)
+    assert response.status_code == 422 and response.json()["code"] == "score.unattainable"
+
+
+def test_a_lenient_sheet_takes_it_with_a_warning(api: APIClient) -> None:
+    match = sheet_match(api, sheet_entry_validation="lenient")
+    answer = enter(api, match, 45)
+    assert answer.status_code == 201
+    warnings = answer.json()["match"]["warnings"]
+    assert [w["code"] for w in warnings] == ["score.unattainable"]
+
+
+def test_a_live_match_takes_no_sheet_entries(api: APIClient) -> None:
+    body = {"format": "scarney-solitaire", "players": [{"name": "Liv"}]}
+    match = api.post("/api/v1/matches/", body, format="json").json()
+    response = enter(api, match, 36)
+    assert response.status_code == 422 and response.json()["code"] == "match.live_entry"
