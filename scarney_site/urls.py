@@ -12,6 +12,7 @@ def health(request: HttpRequest) -> JsonResponse:
 urlpatterns = [
     # The recording API first: it takes most requests, and URLs are tried in order.
     path("api/v1/", include("games.urls")),
+    path("api/v1/", include("scoring.urls")),
     path("", RedirectView.as_view(url="/api/docs/", permanent=False)),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q
 from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
@@ -93,3 +94,41 @@ def settlement(match_id: uuid.UUID) -> dict[str, Any] | None:
     """The data of the match's ``match.settled`` event, or None until settlement has run."""
     row = Event.objects.filter(stream_id=match_id, type="match.settled").first()
     return None if row is None else read(row).data
+
+
+# The all-stream feed in an order no reader can skip through (see games migration 0005): only
+# events of finished transactions, in (transaction id, position) order, resuming after the
+# event the reader saw last.
+_FEED_SQL = """
+    SELECT e.position, e.id, e.stream_id, e.version, e.type, e.schema_version, e.data, e.meta,
+        e.recorded_at, e.hash
+    FROM games_event e
+    WHERE (e.txid, e.position) > (%(txid)s::xid8, %(after)s)
+        AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
+    ORDER BY e.txid, e.position
+    LIMIT %(limit)s
+"""
+
+
+class UnknownPosition(Exception):
+    pass
+
+
+def feed_page(after: int, limit: int) -> list[Event]:
+    """Up to ``limit`` events of the all-stream feed after the event at position ``after``."""
+    if connection.vendor != "postgresql":
+        # One writer at a time (SQLite): positions commit in order.
+        return list(Event.objects.filter(position__gt=after).order_by("position")[:limit])
+    txid = _txid_of(after)
+    return list(Event.objects.raw(_FEED_SQL, {"txid": txid, "after": after, "limit": limit}))
+
+
+def _txid_of(position: int) -> str:
+    if position == 0:
+        return "0"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT txid::text FROM games_event WHERE position = %s", [position])
+        row = cursor.fetchone()
+    if row is None:
+        raise UnknownPosition(position)
+    return str(row[0])

@@ -1,0 +1,82 @@
+"""The all-stream feed (API.md): every event of every stream, in an order no reader skips."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.representation import event_json
+from games.store import read
+from scoring import selectors
+
+AFTER = OpenApiParameter(
+    "after", OpenApiTypes.INT, description="The position of the last event you have (0: start)."
+)
+LIMIT = OpenApiParameter("limit", OpenApiTypes.INT, description="Events per page, 1 to 1000.")
+MAX_LIMIT = 1000
+
+
+def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
+        raise ValidationError({name: f"Give a whole number from {low} to {high}."})
+    return int(raw)
+
+
+def _page(after: int, limit: int) -> list[dict[str, Any]]:
+    try:
+        return [event_json(read(row)) for row in selectors.feed_page(after, limit)]
+    except selectors.UnknownPosition:
+        raise ValidationError({"after": f"No event has position {after}."}) from None
+
+
+class EventFeed(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(parameters=[AFTER, LIMIT], responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request) -> Response:
+        """Events of every stream after ``after``; page on with ``next`` until it is null.
+
+        The order is that of the writing transactions, so it may differ from position order; it
+        never skips an event that commits later.
+        """
+        after = _int_param(request, "after", 0, 0, 2**62)
+        limit = _int_param(request, "limit", 100, 1, MAX_LIMIT)
+        results = _page(after, limit)
+        next_url = None
+        if len(results) == limit:
+            last = results[-1]["position"]
+            next_url = request.build_absolute_uri(f"?after={last}&limit={limit}")
+        return Response({"next": next_url, "previous": None, "results": results})
+
+
+class EventFeedNdjson(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(parameters=[AFTER], responses={200: OpenApiTypes.STR})
+    def get(self, request: Request) -> StreamingHttpResponse:
+        """The feed after ``after`` as NDJSON, one event a line, up to the present."""
+        after = _int_param(request, "after", 0, 0, 2**62)
+        first = _page(after, MAX_LIMIT)  # refuses an unknown position before streaming starts
+        return StreamingHttpResponse(_lines(first), content_type="application/x-ndjson")
+
+
+def _lines(page: list[dict[str, Any]]) -> Iterator[str]:
+    while page:
+        for event in page:
+            yield json.dumps(event, separators=(",", ":")) + "\n"
+        if len(page) < MAX_LIMIT:
+            return
+        page = _page(page[-1]["position"], MAX_LIMIT)

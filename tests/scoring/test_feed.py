@@ -1,0 +1,99 @@
+"""The all-stream feed: every event once, and never past an event still being written."""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from rest_framework.test import APIClient
+
+from games import services
+from games.models import Event
+from games.rules.base import Move
+from tests.play import record
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+POSITION = {"C1": "B1", "C2": "R1", "C5": "Y2", "C9": "G4"}
+
+
+def study_game(name: str) -> uuid.UUID:
+    game = services.game_start(
+        kind="scarney-solitaire", seats=[{"name": name}], setup={"position": POSITION}
+    )
+    return game.pk
+
+
+def read_all(api: APIClient, after: int = 0, limit: int = 3) -> list[int]:
+    seen: list[int] = []
+    url: str | None = f"/api/v1/events/?after={after}&limit={limit}"
+    while url:
+        page = api.get(url).json()
+        seen += [event["position"] for event in page["results"]]
+        url = page["next"]
+    return seen
+
+
+def test_paging_through_the_feed_gives_every_event_exactly_once(api: APIClient) -> None:
+    for name in ["Ada", "Ben", "Cy"]:
+        record(study_game(name), Move("pawn.jumped", {"from": 1, "to": 3}))
+    seen = read_all(api)
+    assert sorted(seen) == sorted(Event.objects.values_list("position", flat=True))
+    assert len(seen) == len(set(seen)) == 6
+    assert read_all(api, after=seen[-1]) == []
+
+
+def test_an_event_committed_behind_one_still_in_flight_waits_for_it(api: APIClient) -> None:
+    # given two games, and a reader who has read everything so far
+    first, second = study_game("Dee"), study_game("Eli")
+    seen = read_all(api)
+    written, release = threading.Event(), threading.Event()
+
+    def slow_writer() -> None:
+        # an append whose transaction stays open: its event has the lower position
+        try:
+            with transaction.atomic():
+                record(first, Move("pawn.jumped", {"from": 1, "to": 3}))
+                written.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    writer = threading.Thread(target=slow_writer)
+    writer.start()
+    assert written.wait(10)
+
+    # when another append commits first, with a higher position
+    record(second, Move("pawn.jumped", {"from": 1, "to": 3}))
+
+    # then the reader is not shown it yet (a position cursor would step past the first)
+    assert read_all(api, after=seen[-1]) == []
+    release.set()
+    writer.join(10)
+    later = read_all(api, after=seen[-1])
+    positions = dict(Event.objects.filter(type="pawn.jumped").values_list("stream_id", "position"))
+    assert later == [positions[first], positions[second]]
+    assert positions[first] < positions[second]
+
+
+def test_the_feed_streams_as_ndjson(api: APIClient) -> None:
+    record(study_game("Flo"), Move("pawn.jumped", {"from": 1, "to": 3}))
+    response = api.get("/api/v1/events.ndjson?after=0")
+    assert response.status_code == 200 and response["Content-Type"] == "application/x-ndjson"
+    lines = b"".join(response.streaming_content).decode().splitlines()
+    assert [json.loads(line)["type"] for line in lines] == ["game.started", "pawn.jumped"]
+
+
+@pytest.mark.parametrize("query", ["after=abc", "after=-1", "after=999999999", "limit=0"])
+def test_a_bad_cursor_is_a_400_with_a_code(api: APIClient, query: str) -> None:
+    response = api.get(f"/api/v1/events/?{query}")
+    assert response.status_code == 400 and response.json()["code"] == "request.invalid"
+
+
+def test_the_feed_needs_a_login(anon: Any) -> None:
+    assert anon.get("/api/v1/events/").status_code == 401
+    assert anon.get("/api/v1/events.ndjson").status_code == 401
