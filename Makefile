@@ -37,7 +37,7 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy games/rules
+	$(BIN)/mypy games scoring scarney_site
 
 $(VENV)/.bench-installed: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, NoReturn
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -46,7 +46,9 @@ class StreamView(APIView):
         self.check_object_permissions(self.request, stream)
         return stream
 
-    def permission_denied(self, request: Request, message: Any = None, code: Any = None) -> None:
+    def permission_denied(
+        self, request: Request, message: Any = None, code: Any = None
+    ) -> NoReturn:
         if not request.successful_authenticator and not request.user.is_authenticated:
             raise NotAuthenticated("Log in or send a token to see a game still in progress.")
         super().permission_denied(request, message, code)

@@ -7,6 +7,7 @@ folded state, so an append locks one row, folds one event and never replays the 
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -75,7 +76,9 @@ class Match(models.Model):
     entry = models.CharField(
         max_length=10, choices=[("live", "live"), ("sheet", "sheet")], default="live"
     )
-    players = models.ManyToManyField(Player, through="MatchSeat", related_name="matches")
+    players: models.ManyToManyField[Player, MatchSeat] = models.ManyToManyField(
+        Player, through="MatchSeat", related_name="matches"
+    )
     tournament_table = models.CharField(max_length=100, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -114,7 +117,9 @@ class Game(models.Model):
         Match, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
     )
     number = models.PositiveSmallIntegerField(null=True, blank=True)
-    players = models.ManyToManyField(Player, through="GameSeat", related_name="games")
+    players: models.ManyToManyField[Player, GameSeat] = models.ManyToManyField(
+        Player, through="GameSeat", related_name="games"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -146,10 +151,10 @@ class GameSeat(models.Model):
 
 
 class EventQuerySet(models.QuerySet["Event"]):
-    def update(self, **kwargs):  # type: ignore[no-untyped-def]
+    def update(self, **kwargs: Any) -> int:
         raise ImmutableRowError("Events are append-only: record a correcting event instead.")
 
-    def delete(self):  # type: ignore[no-untyped-def]
+    def delete(self) -> tuple[int, dict[str, int]]:
         raise ImmutableRowError("Events are append-only and are never deleted.")
 
 
@@ -181,12 +186,12 @@ class Event(models.Model):
     def __str__(self) -> str:
         return f"{self.stream_id}#{self.version} {self.type}"
 
-    def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise ImmutableRowError("Events are append-only: record a correcting event instead.")
         super().save(*args, **kwargs)
 
-    def delete(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise ImmutableRowError("Events are append-only and are never deleted.")
 
 

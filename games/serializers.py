@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 
-class SeatSpec(serializers.Serializer):
+class SeatSpec(serializers.Serializer[Any]):
     player = serializers.IntegerField(required=False, allow_null=True, min_value=1)
     name = serializers.CharField(required=False, max_length=100, allow_blank=False)
 
@@ -15,31 +17,32 @@ class SeatSpec(serializers.Serializer):
         return attrs
 
 
-class GameCreate(serializers.Serializer):
+class GameCreate(serializers.Serializer[Any]):
     kind = serializers.CharField(max_length=60)
-    seats = SeatSpec(many=True, required=False, max_length=12)
+    seats = SeatSpec(many=True, required=False, max_length=12)  # type: ignore[call-arg]
     ruleset = serializers.DictField(required=False, default=dict)
     setup = serializers.DictField(required=False, default=dict)
     match = serializers.UUIDField(required=False, allow_null=True)
 
 
-class EventCreate(serializers.Serializer):
+class EventCreate(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     type = serializers.CharField(max_length=60)
-    data = serializers.DictField(required=False, default=dict)
+    # DRF's metaclass takes declared fields off the class, so this leaves Serializer.data alone.
+    data = serializers.DictField(required=False, default=dict)  # type: ignore[assignment]
     expected_version = serializers.IntegerField(required=False, allow_null=True, min_value=0)
     meta = serializers.DictField(required=False, default=dict)
 
 
-class MatchCreate(serializers.Serializer):
+class MatchCreate(serializers.Serializer[Any]):
     format = serializers.CharField(max_length=60)
-    players = SeatSpec(many=True, max_length=12)
+    players = SeatSpec(many=True, max_length=12)  # type: ignore[call-arg]
     teams = serializers.ListField(required=False, default=list, max_length=12)
     ruleset = serializers.DictField(required=False, default=dict)
     entry = serializers.ChoiceField(choices=["live", "sheet"], required=False, default="live")
 
 
-class Recorded(serializers.Serializer):
+class Recorded(serializers.Serializer[Any]):
     """Answer of an event POST: the event as listed, and the stream's state after it."""
 
     event = serializers.DictField()

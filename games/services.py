@@ -43,7 +43,8 @@ def player_resolve(spec: Any) -> Player:
     if not isinstance(spec, dict):
         raise BadSetup("seat.bad_spec", "Each seat must be an object with a player or a name.")
     if "player" in spec and spec["player"] is not None:
-        player = Player.objects.filter(pk=_int_or_none(spec["player"])).first()
+        player_id = _int_or_none(spec["player"])
+        player = None if player_id is None else Player.objects.filter(pk=player_id).first()
         if player is None:
             raise BadSetup("seat.unknown_player", f"There is no player {spec['player']!r}.")
         return player
@@ -88,15 +89,16 @@ def game_start(
     # A match's house rules apply to its games; the game's own overrides come on top.
     overrides = {**_match_ruleset(match), **(ruleset or {})} if match else ruleset
     effective = make_ruleset(rules.ruleset_type, overrides)
+    setup = setup or {}
     header = {
         "kind": kind,
         "seats": _seats_header(players),
         "ruleset": ruleset_as_dict(effective),
-        "setup": setup or {},
+        "setup": setup,
         "match": str(match.pk) if match else None,
         "number": number,
     }
-    rules.initial_state(header["setup"], effective, len(players))  # refuses a bad setup early
+    rules.initial_state(setup, effective, len(players))  # refuses a bad setup early
     stream = Stream.objects.create(
         category=Stream.Category.GAME, kind=kind, created_by=_user_or_none(user)
     )
