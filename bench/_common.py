@@ -292,3 +292,36 @@ class Deadline:
 
     def over(self) -> bool:
         return time.monotonic() >= self.end
+
+
+# The peer (the ``bench`` extra). Its classes live at module level so that the topics stored
+# with its events ("bench._common:PeerGame.Moved") resolve in a later run.
+try:
+    from eventsourcing.application import Application
+    from eventsourcing.domain import Aggregate, event
+except ImportError:  # reported by peer_classes() when the peer is run
+    Aggregate = None  # type: ignore[assignment,misc]
+
+if Aggregate is not None:
+
+    class PeerGame(Aggregate):  # type: ignore[misc]
+        """One game: a "Moved" event per move."""
+
+        def __init__(self) -> None:
+            self.moves = 0
+            self.last: tuple[int, int] | None = None
+
+        @event("Moved")
+        def move(self, frm: int, to: int) -> None:
+            self.moves += 1
+            self.last = (frm, to)
+
+    class PeerGames(Application):  # type: ignore[misc]
+        pass
+
+
+def peer_classes() -> tuple[type, type]:
+    """The peer's application and aggregate classes, or exit saying how to install them."""
+    if Aggregate is None:
+        sys.exit("the peer needs eventsourcing[postgres]: pip install -e '.[bench]'")
+    return PeerGames, PeerGame

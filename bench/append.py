@@ -178,31 +178,11 @@ def peer_env() -> dict[str, str]:
     }
 
 
-def peer_classes() -> tuple[type, type]:
-    from eventsourcing.application import Application
-    from eventsourcing.domain import Aggregate, event
-
-    class SolitaireGame(Aggregate):
-        def __init__(self) -> None:
-            self.moves = 0
-            self.last: tuple[int, int] | None = None
-
-        @event("Moved")
-        def move(self, frm: int, to: int) -> None:
-            self.moves += 1
-            self.last = (frm, to)
-
-    class BenchGames(Application):
-        pass
-
-    return BenchGames, SolitaireGame
-
-
 def peer_writer(
     share: list[int], seconds: float, barrier: Any, seed: int, tag: str
 ) -> dict[str, Any]:
     """eventsourcing: one aggregate per game, one event per Application.save."""
-    app_class, aggregate_class = peer_classes()
+    app_class, aggregate_class = _common.peer_classes()
     app = app_class(env={**peer_env(), "CREATE_TABLE": "no"})  # prepare_peer made it
     rng = random.Random(seed)
     aggregates = [aggregate_class() for _ in share]
@@ -297,7 +277,7 @@ def prepare_raw() -> None:
 
 def prepare_peer() -> None:
     _common.ensure_database(_common.with_dbname(os.environ["DATABASE_URL"], PEER_DB))
-    app_class, _ = peer_classes()
+    app_class, _ = _common.peer_classes()
     app_class(env=peer_env()).close()  # creates the table once, before the writers race for it
 
 

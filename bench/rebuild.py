@@ -334,33 +334,9 @@ def peer_env() -> dict[str, str]:
     }
 
 
-try:  # the peer library is the ``bench`` extra; the classes live at module level so that the
-    # topics stored with the events ("__main__:ReplayGame.Moved") resolve in a later run.
-    from eventsourcing.application import Application
-    from eventsourcing.domain import Aggregate, event
-except ImportError:  # pragma: no cover - reported when the peer is run
-    Aggregate = None  # type: ignore[assignment,misc]
-
-if Aggregate is not None:
-
-    class ReplayGame(Aggregate):
-        def __init__(self) -> None:
-            self.moves = 0
-            self.last: tuple[int, int] | None = None
-
-        @event("Moved")
-        def move(self, frm: int, to: int) -> None:
-            self.moves += 1
-            self.last = (frm, to)
-
-    class ReplayGames(Application):
-        pass
-
-
 def peer_app() -> Any:
-    if Aggregate is None:
-        sys.exit("the peer needs eventsourcing[postgres]: pip install -e '.[bench]'")
-    return ReplayGames(env=peer_env())
+    app_class, _ = _common.peer_classes()
+    return app_class(env=peer_env())
 
 
 def peer_ids(app: Any) -> list[uuid.UUID]:
@@ -379,7 +355,7 @@ def peer_fill(app: Any, aggregates: int) -> list[uuid.UUID]:
     with app.recorder.datastore.get_connection() as conn, conn.cursor() as cur:
         cur.execute(f"SELECT topic FROM {table} LIMIT 1")
         row = cur.fetchone()
-        if row is not None and row["topic"] != get_topic(ReplayGame.Created):
+        if row is not None and row["topic"] != get_topic(_common.peer_classes()[1].Created):
             print(f"peer: stored topics ({row['topic']}) are not this script's: emptying {table}")
             cur.execute(f"TRUNCATE {table}")
             conn.commit()
@@ -390,7 +366,7 @@ def peer_fill(app: Any, aggregates: int) -> list[uuid.UUID]:
     rng = random.Random(7)
     started = time.perf_counter()
     for n in range(aggregates - len(ids)):
-        aggregate = ReplayGame()
+        aggregate = _common.peer_classes()[1]()
         for _ in range(PEER_EVENTS_PER_AGGREGATE - 1):
             aggregate.move(rng.randrange(1, 17), rng.randrange(1, 17))
         app.save(aggregate)
