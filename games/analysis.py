@@ -16,7 +16,20 @@ SOLVERS = {"scarney-solitaire": solitaire_solver.best_line}
 def analyse(stream: Stream) -> dict[str, Any]:
     solve = SOLVERS.get(stream.kind)
     if solve is None:
-        raise IllegalEvent("analysis.unavailable", f"There is no solver for {stream.kind} yet.")
+        return _analyse_two_player(stream)
+    return _analyse_one_player(stream, solve)
+
+
+def _analyse_two_player(stream: Stream) -> dict[str, Any]:
+    """A two-player game whose rule engine has ``analyse(state)``: ``{"winner", "line"}``."""
+    folded = folding.load(stream)
+    analyse_state = getattr(folded.engine.rules, "analyse", None)
+    if analyse_state is None:
+        raise IllegalEvent("analysis.unavailable", f"There is no solver for {stream.kind}.")
+    return dict(analyse_state(folded.state))
+
+
+def _analyse_one_player(stream: Stream, solve: Any) -> dict[str, Any]:
     header, states = folding.state_stack(stream)
     rules = folding.engine_for(stream.category, header).rules
     start = next((s for s in states if rules.legal_events(s) is not None), None)

@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import analysis, folding, services
+from games import analysis, folding, pot, services
 from games import serializers as bodies
 from games.models import Match, Stream
 from games.representation import event_json, game_json, game_status, match_json
@@ -152,6 +152,14 @@ class GameAnalysis(StreamView):
         """Best total reachable from here, a line reaching it, and the best from the start."""
         stream = self.get_stream(pk)
         return Response(analysis.analyse(stream))
+
+
+class GamePot(StreamView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        """The pot's balance, each seat's net, and every chip movement with its event."""
+        stream = self.get_stream(pk)
+        return Response(pot.ledger(stream))
 
 
 class MatchList(StreamView):

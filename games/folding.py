@@ -56,7 +56,7 @@ class MatchEngine:
 
     def start(self, header: dict[str, Any]) -> Any:
         ruleset = make_ruleset(self.rules.ruleset_type, header.get("ruleset"))
-        return self.rules.initial_state(ruleset, len(header["players"]))
+        return self.rules.initial_state(ruleset, len(header["players"]), header.get("teams"))
 
     def apply(self, state: Any, move: Move) -> Any:
         return self.rules.apply(state, move)

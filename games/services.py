@@ -22,7 +22,7 @@ from games.rules.base import Move, make_ruleset, ruleset_as_dict, step
 from games.rules.errors import BadSetup, IllegalEvent
 from scoring import projections
 
-CLIENT_MATCH_EVENTS = frozenset({"game.scored"})
+SHEET_EVENT = "game.scored"
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def game_start(
 ) -> Game:
     """Create a game stream and record its ``game.started`` event."""
     rules = registry.get(kind)
-    match, number = _match_slot(match_id, kind) if match_id else (None, None)
+    match, number, roles = _match_slot(match_id, kind) if match_id else (None, None, {})
     if match is not None and not seats:
         players = [s.player for s in match.seats.select_related("player")]
     else:
@@ -89,7 +89,8 @@ def game_start(
     # A match's house rules apply to its games; the game's own overrides come on top.
     overrides = {**_match_ruleset(match), **(ruleset or {})} if match else ruleset
     effective = make_ruleset(rules.ruleset_type, overrides)
-    setup = setup or {}
+    # The match decides the roles of its next game (active player, starter ...), not the client.
+    setup = {**(setup or {}), **roles}
     header = {
         "kind": kind,
         "seats": _seats_header(players),
@@ -127,8 +128,8 @@ def _match_ruleset(match: Match) -> dict[str, Any]:
     return {k: v for k, v in header.get("ruleset", {}).items() if k in names}
 
 
-def _match_slot(match_id: uuid.UUID, kind: str) -> tuple[Match, int]:
-    """Lock the match and give the number of its next game, or refuse."""
+def _match_slot(match_id: uuid.UUID, kind: str) -> tuple[Match, int, dict[str, Any]]:
+    """Lock the match and give the number and setup of its next game, or refuse."""
     try:
         stream = store.lock_stream(match_id)
         match = stream.match
@@ -141,10 +142,11 @@ def _match_slot(match_id: uuid.UUID, kind: str) -> tuple[Match, int]:
     if match.games.filter(stream__status=Stream.Status.IN_PROGRESS).exists():
         raise BadSetup("match.game_in_progress", "Finish the match's current game first.")
     folded = folding.load(stream)
-    number = folded.engine.rules.next_game_number(folded.state)
+    rules = folded.engine.rules
+    number = rules.next_game_number(folded.state)
     if number is None:
         raise BadSetup("match.over", "This match has all its games.")
-    return match, number
+    return match, number, rules.next_game_setup(folded.state)
 
 
 # --- matches -----------------------------------------------------------------------------------
@@ -185,18 +187,20 @@ def match_start(
     return match
 
 
-def match_rate(*, match_id: uuid.UUID) -> bool:
-    """Record the rating of a complete match once; False if it was already there."""
+def match_close(*, match_id: uuid.UUID) -> bool:
+    """Record the event that closes a complete match (its settlement, or a Solitaire rating) once.
+
+    False if there is nothing to record: the match is not complete, or it is already closed.
+    The event id derives from the match, so two racing tasks cannot both record it.
+    """
     with transaction.atomic():
         stream = store.lock_stream(match_id)
         folded = folding.load(stream)
-        rules = folded.engine.rules
-        rating = rules.rating(folded.state)
-        if rating is None or folded.state.rating is not None:
+        closing = folded.engine.rules.closing_event(folded.state)
+        if closing is None:
             return False
-        data = {"rating": rating, "match_score": rules.standing(folded.state)[0]["match_score"]}
-        event_id = uuid.uuid5(match_id, "match.rated")
-        _append(stream, event_id, "match.rated", data, _meta(None, {}), folded)
+        type, data = closing
+        _append(stream, uuid.uuid5(match_id, type), type, data, _meta(None, {}), folded)
         return True
 
 
@@ -281,11 +285,12 @@ def _replay_of(
 def _check_client_type(stream: Stream, type: str) -> None:
     if type in event_types.SERVICE_ONLY:
         raise IllegalEvent("event.reserved_type", f"{type} is recorded by the service itself.")
-    if stream.category == Stream.Category.MATCH and type not in CLIENT_MATCH_EVENTS:
-        raise IllegalEvent(
-            "event.unknown_type", f"{type!r} cannot be recorded on a match; games take moves."
-        )
-    if stream.category == Stream.Category.MATCH and stream.match.entry != "sheet":
+    # Other match events (a first-player draw, say) are the format's to accept or refuse.
+    if (
+        stream.category == Stream.Category.MATCH
+        and type == SHEET_EVENT
+        and (stream.match.entry != "sheet")
+    ):
         raise IllegalEvent(
             "match.live_entry", "This match is recorded live: its games carry the moves."
         )
@@ -351,6 +356,8 @@ def _status(folded: folding.Folded, current: str) -> str:
     rules = folded.engine.rules
     if folded.category == Stream.Category.GAME:
         done = rules.is_terminal(folded.state)
+    elif rules.is_settled(folded.state):
+        return Stream.Status.SETTLED
     else:
         done = rules.next_game_number(folded.state) is None
     return Stream.Status.FINISHED if done else Stream.Status.IN_PROGRESS
@@ -362,15 +369,23 @@ def _after_append(stream: Stream, folded: folding.Folded, event: store.StoredEve
         match_id = folded.header.get("match")
         if match_id and stream.status == Stream.Status.FINISHED:
             _report_game_to_match(stream, folded, uuid.UUID(match_id))
-    elif stream.status == Stream.Status.FINISHED and event.type != "match.rated":
-        rules = folded.engine.rules
-        if rules.rating(folded.state) is not None and folded.state.rating is None:
-            outbox.register("scoring.rate_match", [str(stream.pk)], key=f"rate:{stream.pk}")
+    elif stream.status == Stream.Status.FINISHED:
+        if folded.engine.rules.closing_event(folded.state) is not None:
+            outbox.register("scoring.close_match", [str(stream.pk)], key=f"close:{stream.pk}")
 
 
 def _report_game_to_match(game_stream: Stream, folded: folding.Folded, match_id: uuid.UUID) -> None:
-    result = folded.engine.rules.result(folded.state)
-    data = {"game": str(game_stream.pk), "scores": [s.total for s in result.scores]}
+    rules = folded.engine.rules
+    result = rules.result(folded.state)
+    data: dict[str, Any] = {
+        "game": str(game_stream.pk),
+        "scores": [s.total for s in result.scores],
+        "winners": list(result.winners),
+    }
+    report = getattr(rules, "match_report", None)
+    if report is not None:
+        # Facts a match format needs beyond the scores (who moved last, the last pawn ...).
+        data["report"] = report(folded.state)
     match_stream = store.lock_stream(match_id)
     event_id = uuid.uuid5(game_stream.pk, "game.finished")
     _append(match_stream, event_id, "game.finished", data, _meta(None, {}), None)

@@ -7,6 +7,7 @@ urlpatterns = [
     path("games/<uuid:pk>/", api.GameDetail.as_view(), name="game-detail"),
     path("games/<uuid:pk>/events/", api.GameEvents.as_view(), name="game-events"),
     path("games/<uuid:pk>/analysis/", api.GameAnalysis.as_view(), name="game-analysis"),
+    path("games/<uuid:pk>/pot/", api.GamePot.as_view(), name="game-pot"),
     path("matches/", api.MatchList.as_view(), name="match-list"),
     path("matches/<uuid:pk>/", api.MatchDetail.as_view(), name="match-detail"),
     path("matches/<uuid:pk>/events/", api.MatchEvents.as_view(), name="match-events"),

@@ -10,14 +10,25 @@ from games import outbox, services
 
 
 @shared_task(
+    name="scoring.close_match",
+    autoretry_for=(Exception,),
+    retry_backoff=True,
+    max_retries=8,
+)
+def close_match(match_id: str) -> bool:
+    """Append a complete match's ``match.settled`` (or a Solitaire ``match.rated``), once."""
+    return services.match_close(match_id=uuid.UUID(match_id))
+
+
+@shared_task(
     name="scoring.rate_match",
     autoretry_for=(Exception,),
     retry_backoff=True,
     max_retries=8,
 )
 def rate_match(match_id: str) -> bool:
-    """Append ``match.rated`` to a complete Solitaire match, once."""
-    return services.match_rate(match_id=uuid.UUID(match_id))
+    """The first name of close_match; kept so that tasks already queued under it still run."""
+    return services.match_close(match_id=uuid.UUID(match_id))
 
 
 @shared_task(name="scoring.relay_outbox")

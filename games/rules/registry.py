@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from typing import Any
 
 from games.rules.base import Rules
@@ -32,6 +34,24 @@ def kinds() -> list[str]:
     return sorted(_RULES)
 
 
+_LOADED: list[bool] = []
+
+
 def _load() -> None:
-    # Importing the game modules registers them; done lazily so the registry has no import cycle.
-    from games.rules import solitaire  # noqa: F401
+    """Import every module of the games.rules package once; each game module registers itself.
+
+    Done lazily, so the registry has no import cycle, and by discovery, so a new game is one new
+    module and no list to keep in step.
+    """
+    if _LOADED:
+        return
+    import games.rules as package
+
+    for module in pkgutil.iter_modules(package.__path__):
+        if not module.name.startswith("_") and module.name not in _NOT_GAMES:
+            importlib.import_module(f"{package.__name__}.{module.name}")
+    _LOADED.append(True)
+
+
+# Modules of the package that hold shared machinery rather than a game.
+_NOT_GAMES = frozenset({"base", "errors", "registry", "matches", "board", "solve"})

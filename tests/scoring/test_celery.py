@@ -1,5 +1,5 @@
 """Side effects through a real Celery worker over Redis: a complete Solitaire match is rated once
-by ``scoring.rate_match``, however often the task runs, and a broker outage delays it but loses
+by ``scoring.close_match``, however often the task runs, and a broker outage delays it but loses
 nothing (the outbox row waits for ``relay_pending``)."""
 
 from __future__ import annotations
@@ -142,9 +142,9 @@ def test_a_finished_match_is_rated_once_by_the_worker_however_often_the_task_run
     wait_for(lambda: ratings(match) != [], "match.rated")
     assert match_rating(5 * GAME_TOTAL) == "Fair match"
     assert ratings(match) == [{"rating": "Fair match", "match_score": 295}]
-    row = Outbox.objects.get(key=f"rate:{match.pk}")
+    row = Outbox.objects.get(key=f"close:{match.pk}")
     assert (row.task, row.args, row.attempts, row.last_error) == (
-        "scoring.rate_match",
+        "scoring.close_match",
         [str(match.pk)],
         1,
         "",
@@ -153,8 +153,8 @@ def test_a_finished_match_is_rated_once_by_the_worker_however_often_the_task_run
 
     # when the task is delivered again, by name and by function
     again = [
-        app.send_task("scoring.rate_match", args=[str(match.pk)]).id,
-        tasks.rate_match.delay(str(match.pk)).id,
+        app.send_task("scoring.close_match", args=[str(match.pk)]).id,
+        tasks.close_match.delay(str(match.pk)).id,
     ]
     wait_for(lambda: {i for i, _ in finished_tasks} >= set(again), "the repeated tasks")
 
@@ -182,7 +182,7 @@ def test_with_the_broker_down_the_last_game_is_recorded_and_rated_once_the_broke
     assert took < 10, f"publishing to a down broker took {took:.1f} s"
     assert Event.objects.filter(stream_id=last_game.pk, type="pawn.jumped").count() == 1
     assert Event.objects.filter(stream_id=match.pk, type="game.finished").count() == 5
-    row = Outbox.objects.get(key=f"rate:{match.pk}")
+    row = Outbox.objects.get(key=f"close:{match.pk}")
     assert row.dispatched_at is None
     assert row.attempts == 1
     assert row.last_error != ""
@@ -214,7 +214,7 @@ def test_publishing_to_a_down_broker_fails_within_the_connection_timeout(celery_
 
     def publish() -> None:
         try:
-            app.send_task("scoring.rate_match", args=[str(uuid.uuid4())])
+            app.send_task("scoring.close_match", args=[str(uuid.uuid4())])
         except Exception as error:  # the outbox catches exactly this
             failed.append(error)
 

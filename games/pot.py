@@ -1,0 +1,53 @@
+"""The pot ledger of a game with chips: every movement, with the event that caused it.
+
+A rule engine with a pot gives ``pot_ledger(state)``: the movements so far, in order, each
+``{"kind", "seat", "chips"}`` (chips into the pot positive, out of it negative; ``seat`` is None
+for a movement of no one seat). Movements only ever grow from one state to the next, so replaying
+the stream and taking what each event added names the event behind every movement; a take-back
+drops the movements of the move it takes back, exactly as it restores the state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import folding, store
+from games.events import UNDO
+from games.models import Stream
+from games.rules.base import Move, step
+from games.rules.errors import IllegalEvent
+
+
+def ledger(stream: Stream) -> dict[str, Any]:
+    events = store.stream_events(stream.pk)
+    first = next(events)
+    engine = folding.engine_for(stream.category, first.data)
+    rules = engine.rules
+    if not hasattr(rules, "pot_ledger"):
+        raise IllegalEvent("pot.none", f"{stream.kind} is not played with a pot.")
+    states = [engine.start(first.data)]
+    stack = [_tagged([], rules.pot_ledger(states[0]), first)]
+    for event in events:
+        step(rules, states, Move(event.type, event.data))
+        if event.type == UNDO:
+            stack.pop()
+        else:
+            stack.append(_tagged(stack[-1], rules.pot_ledger(states[-1]), event))
+    movements = stack[-1]
+    view = rules.view(states[-1]).get("pot") or {}
+    return {
+        "balance": view.get("balance", sum(m["chips"] for m in movements)),
+        "nets": view.get("nets"),
+        "movements": movements,
+    }
+
+
+def _tagged(
+    before: list[dict[str, Any]], entries: Any, event: store.StoredEvent
+) -> list[dict[str, Any]]:
+    """``before`` plus the entries the event added, each naming the event."""
+    added = [
+        {**dict(entry), "event": str(event.id), "version": event.version, "type": event.type}
+        for entry in list(entries)[len(before) :]
+    ]
+    return [*before, *added]
