@@ -54,4 +54,6 @@ def _load() -> None:
 
 
 # Modules of the package that hold shared machinery rather than a game.
-_NOT_GAMES = frozenset({"base", "errors", "registry", "matches", "board", "solve"})
+_NOT_GAMES = frozenset(
+    {"base", "errors", "registry", "matches", "board", "solve", "dice", "placing", "cards"}
+)

@@ -1,0 +1,58 @@
+"""Dice as the table records them (RULES.md 1.3, 1.4): reading a ``dice.thrown`` event's faces.
+
+Scarney dice show ``1 3 4 6 D`` (D dead, worth 0 where a number total is used; opposite faces
+1-6, 3-4, D-D); ordinary dice ``1``..``6``. A throw is a multiset: order does not matter, so the
+faces come back sorted. The service never rolls: faces arrive recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.rules.errors import IllegalEvent
+
+SCARNEY_FACES = ("1", "3", "4", "6", "D")
+ORDINARY_FACES = ("1", "2", "3", "4", "5", "6")
+DEAD = "D"
+OPPOSITE = {"1": "6", "6": "1", "3": "4", "4": "3", "D": "D"}
+
+
+def read_faces(
+    data: Mapping[str, Any], count: int, faces: Sequence[str] = SCARNEY_FACES
+) -> tuple[str, ...]:
+    """The thrown faces, sorted, or IllegalEvent naming the dice (``throw.*`` codes)."""
+    thrown = data.get("faces")
+    if not isinstance(thrown, list | tuple) or not all(isinstance(f, str) for f in thrown):
+        raise IllegalEvent(
+            "event.bad_data",
+            '\'faces\' must list the faces thrown, e.g. ["D", "3", "6"].',
+            field="faces",
+        )
+    unknown = [face for face in thrown if face not in faces]
+    if unknown:
+        raise IllegalEvent(
+            "throw.bad_face",
+            f"{', '.join(repr(u) for u in unknown)} is not a face of these dice; "
+            f"a die shows one of {' '.join(faces)}.",
+            faces=list(thrown),
+        )
+    if len(thrown) != count:
+        raise IllegalEvent(
+            "throw.wrong_dice_count",
+            f"{count} {'die is' if count == 1 else 'dice are'} in the cup, "
+            f"but {len(thrown)} faces were recorded ({' '.join(thrown) or 'none'}).",
+            expected=count,
+            faces=list(thrown),
+        )
+    return tuple(sorted(thrown))
+
+
+def number_total(faces: Sequence[str]) -> int:
+    """The spots of a throw, dead dice counting 0."""
+    return sum(0 if face == DEAD else int(face) for face in faces)
+
+
+def opposite(faces: Sequence[str]) -> tuple[str, ...]:
+    """The faces underneath (RULES.md 1.3)."""
+    return tuple(sorted(OPPOSITE[face] for face in faces))
