@@ -7,31 +7,15 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
-from django.forms.models import model_to_dict
 
 from games import services
 from games.models import Player
 from scoring import replay
-from scoring.models import BonusAward, GameSummary, MatchStanding, PlayerRecord
+from scoring.models import MatchStanding
+from tests.conformance import projection_rows
 from tests.play import play_out, play_random_game, random_layout, record
 
 pytestmark = pytest.mark.django_db
-
-
-def snapshot() -> dict[str, list[dict[str, Any]]]:
-    def rows(model: Any, order: list[str]) -> list[dict[str, Any]]:
-        return [model_to_dict(row) for row in model.objects.order_by(*order)]
-
-    bonuses = [
-        {k: v for k, v in row.items() if k != "id"}
-        for row in rows(BonusAward, ["game", "seat", "kind"])
-    ]
-    return {
-        "games": rows(GameSummary, ["game"]),
-        "bonuses": bonuses,
-        "players": rows(PlayerRecord, ["player"]),
-        "matches": rows(MatchStanding, ["match"]),
-    }
 
 
 def test_rebuild_equals_the_inline_projections_after_random_games(
@@ -54,7 +38,7 @@ def test_rebuild_equals_the_inline_projections_after_random_games(
             game = services.game_start(kind="scarney-solitaire", seats=None, match_id=match.pk)
             play_out(game.pk, rng, undo_rate=0)
     Player.objects.create(name="Newcomer")  # no game yet: no record, inline or rebuilt
-    inline = snapshot()
+    inline = projection_rows()
     assert MatchStanding.objects.get(pk=match.pk).rating is not None
     assert len(inline["games"]) == 32 and inline["bonuses"]
 
@@ -62,7 +46,7 @@ def test_rebuild_equals_the_inline_projections_after_random_games(
     call_command("rebuild_projections", "--no-progress")
 
     # then
-    assert snapshot() == inline
+    assert projection_rows() == inline
 
 
 @pytest.mark.django_db(transaction=True)
@@ -73,7 +57,7 @@ def test_rebuild_in_worker_processes_equals_the_inline_projections(monkeypatch: 
     rng = random.Random(3)
     unfinished = services.game_start(kind="scarney-solitaire", seats=[{"name": "Una"}])
     record(unfinished.pk, random_layout(rng))
-    inline = snapshot()
+    inline = projection_rows()
     ranges: list[Any] = []
     in_workers = replay._in_workers
 
@@ -88,4 +72,4 @@ def test_rebuild_in_worker_processes_equals_the_inline_projections(monkeypatch: 
 
     # then
     assert len(ranges) == 2
-    assert snapshot() == inline
+    assert projection_rows() == inline
