@@ -19,7 +19,7 @@ class SeatSpec(serializers.Serializer[Any]):
 
 class GameCreate(serializers.Serializer[Any]):
     kind = serializers.CharField(max_length=60)
-    seats = SeatSpec(many=True, required=False, max_length=12)  # type: ignore[call-arg]
+    seats = SeatSpec(many=True, required=False, max_length=16)  # type: ignore[call-arg]
     ruleset = serializers.DictField(required=False, default=dict)
     setup = serializers.DictField(required=False, default=dict)
     match = serializers.UUIDField(required=False, allow_null=True)
@@ -36,8 +36,8 @@ class EventCreate(serializers.Serializer[Any]):
 
 class MatchCreate(serializers.Serializer[Any]):
     format = serializers.CharField(max_length=60)
-    players = SeatSpec(many=True, max_length=12)  # type: ignore[call-arg]
-    teams = serializers.ListField(required=False, default=list, max_length=12)
+    players = SeatSpec(many=True, max_length=16)  # type: ignore[call-arg]
+    teams = serializers.ListField(required=False, default=list, max_length=16)
     ruleset = serializers.DictField(required=False, default=dict)
     entry = serializers.ChoiceField(choices=["live", "sheet"], required=False, default="live")
 
