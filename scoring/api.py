@@ -1,12 +1,13 @@
-"""The all-stream feed (API.md): every event of every stream, in an order no reader skips."""
+"""The read API: the all-stream feed (in an order no reader skips) and the match reports."""
 
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
@@ -15,9 +16,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api import StreamView
+from games.models import Stream
 from games.representation import event_json
 from games.store import read
-from scoring import selectors
+from scoring import reports, selectors
 
 AFTER = OpenApiParameter(
     "after", OpenApiTypes.INT, description="The position of the last event you have (0: start)."
@@ -80,3 +83,31 @@ def _lines(page: list[dict[str, Any]]) -> Iterator[str]:
         if len(page) < MAX_LIMIT:
             return
         page = _page(page[-1]["position"], MAX_LIMIT)
+
+
+class MatchHistory(StreamView):
+    category = Stream.Category.MATCH
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        """Every game with each seat's score and cumulative score, bonuses, links, warnings."""
+        stream = self.get_stream(pk)
+        return Response(reports.match_history(stream.match))
+
+
+class MatchScoreSheet(StreamView):
+    category = Stream.Category.MATCH
+    renderings = {
+        "csv": (reports.score_sheet_csv, "text/csv; charset=utf-8"),
+        "html": (reports.score_sheet_html, "text/html; charset=utf-8"),
+    }
+
+    @extend_schema(responses={200: OpenApiTypes.STR})
+    def get(self, request: Request, pk: uuid.UUID, rendering: str) -> HttpResponse:
+        """The score sheet as the rule books print it (CSV or HTML)."""
+        stream = self.get_stream(pk)
+        render, content_type = self.renderings[rendering]
+        answer = HttpResponse(render(reports.match_history(stream.match)), content_type)
+        if rendering == "csv":
+            answer["Content-Disposition"] = f'attachment; filename="score-sheet-{pk}.csv"'
+        return answer

@@ -73,6 +73,8 @@ class MatchStanding(models.Model):
     standing = models.JSONField(default=list)
     winner = models.JSONField(default=list)
     rating = models.CharField(max_length=40, null=True, blank=True)
+    # Sheet entries accepted under the lenient house rule, each naming its game (RULES.md 0.6).
+    warnings = models.JSONField(default=list)
     updated_at = models.DateTimeField()
 
     def __str__(self) -> str:

@@ -83,6 +83,7 @@ def match_page(request: Request, view: Any) -> Response:
                 "standing": row.standing,
                 "winner": row.winner,
                 "rating": row.rating,
+                "warnings": row.warnings,
                 "updated_at": row.updated_at,
             }
             for row in page

@@ -5,4 +5,17 @@ from scoring import api
 urlpatterns = [
     path("events/", api.EventFeed.as_view(), name="event-feed"),
     path("events.ndjson", api.EventFeedNdjson.as_view(), name="event-feed-ndjson"),
+    path("matches/<uuid:pk>/history/", api.MatchHistory.as_view(), name="match-history"),
+    path(
+        "matches/<uuid:pk>/score-sheet.csv",
+        api.MatchScoreSheet.as_view(),
+        {"rendering": "csv"},
+        name="match-score-sheet-csv",
+    ),
+    path(
+        "matches/<uuid:pk>/score-sheet.html",
+        api.MatchScoreSheet.as_view(),
+        {"rendering": "html"},
+        name="match-score-sheet-html",
+    ),
 ]

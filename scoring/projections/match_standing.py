@@ -28,6 +28,7 @@ def standing_fields(folded: Folded, status: str) -> dict[str, Any]:
         if status != "in_progress"
         else [],
         "rating": rules.rating(folded.state),
+        "warnings": rules.warnings(folded.state),
     }
 
 
