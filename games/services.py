@@ -81,10 +81,9 @@ def game_start(
     """Create a game stream and record its ``game.started`` event."""
     rules = registry.get(kind)
     match, number, roles = _match_slot(match_id, kind) if match_id else (None, None, {})
-    if match is not None and not seats:
-        players = [s.player for s in match.seats.select_related("player")]
-    else:
-        players = [player_resolve(spec) for spec in (seats or [])]
+    players = [player_resolve(spec) for spec in (seats or [])]
+    if match is not None:
+        players = _match_players(match, players)
     _check_seat_count(rules, len(players))
     # A match's house rules apply to its games; the game's own overrides come on top.
     overrides = {**_match_ruleset(match), **(ruleset or {})} if match else ruleset
@@ -109,6 +108,19 @@ def game_start(
     )
     _append(stream, uuid.uuid4(), event_types.GAME_STARTED, header, _meta(user, {}), None)
     return game
+
+
+def _match_players(match: Match, given: list[Player]) -> list[Player]:
+    """A match's games seat the match's players in its order; seats given must say the same."""
+    players = [s.player for s in match.seats.select_related("player")]
+    if given and [p.pk for p in given] != [p.pk for p in players]:
+        names = ", ".join(p.name for p in players)
+        raise BadSetup(
+            "match.seats_fixed",
+            f"The games of this match seat its players in match order ({names}); "
+            "leave seats out or list exactly them.",
+        )
+    return players
 
 
 def _check_seat_count(rules: Any, count: int) -> None:

@@ -1,0 +1,28 @@
+"""Games started inside a match: the match's players, in its order, and the roles it gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.models import GameSeat
+from games.rules.errors import BadSetup
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_match_game_seats_the_match_players_whether_named_or_left_out() -> None:
+    match = services.match_start(format="scarney-solitaire", players=[{"name": "Mia"}])
+    implied = services.game_start(kind="scarney-solitaire", seats=None, match_id=match.pk)
+    assert [s.player.name for s in GameSeat.objects.filter(game=implied)] == ["Mia"]
+
+
+def test_a_match_game_refuses_other_players() -> None:
+    match = services.match_start(format="scarney-solitaire", players=[{"name": "Mia"}])
+    with pytest.raises(BadSetup) as refused:
+        services.game_start(kind="scarney-solitaire", seats=[{"name": "Ola"}], match_id=match.pk)
+    assert refused.value.code == "match.seats_fixed" and "Mia" in refused.value.message
+    named = services.game_start(
+        kind="scarney-solitaire", seats=[{"name": "Mia"}], match_id=match.pk
+    )
+    assert named.number == 1
