@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.http import HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
@@ -17,10 +18,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api import StreamView
-from games.models import Stream
+from games.models import Player, Stream
 from games.representation import event_json
 from games.store import read
-from scoring import reports, selectors
+from scoring import history, reports, selectors
 
 AFTER = OpenApiParameter(
     "after", OpenApiTypes.INT, description="The position of the last event you have (0: start)."
@@ -111,3 +112,45 @@ class MatchScoreSheet(StreamView):
         if rendering == "csv":
             answer["Content-Disposition"] = f'attachment; filename="score-sheet-{pk}.csv"'
         return answer
+
+
+KIND = OpenApiParameter("kind", OpenApiTypes.STR, description="Only this game kind.")
+SINCE = OpenApiParameter("since", OpenApiTypes.DATE, description="Last played on or after.")
+UNTIL = OpenApiParameter("until", OpenApiTypes.DATE, description="Last played on or before.")
+CURSOR = OpenApiParameter("cursor", OpenApiTypes.STR, description="From a page's 'next'.")
+
+
+class PlayerHistory(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[KIND, SINCE, UNTIL, CURSOR, LIMIT], responses={200: OpenApiTypes.OBJECT}
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        """The player's matches and games outside matches, newest first.
+
+        Without a login, only finished public ones are listed.
+        """
+        player = get_object_or_404(Player, pk=pk)
+        try:
+            query = history.read_query(request.query_params)
+        except history.BadQuery as error:
+            raise ValidationError({"detail": str(error)}) from None
+        page = history.player_history(
+            player,
+            query,
+            selectors.visible(request, "game__stream__"),
+            selectors.visible(request, "match__stream__"),
+        )
+        if page["next"] is not None:
+            params = request.query_params.copy()
+            params["cursor"] = page["next"]
+            page["next"] = request.build_absolute_uri(f"?{params.urlencode()}")
+        return Response(
+            {
+                "player": page["player"],
+                "next": page["next"],
+                "previous": None,
+                "results": page["results"],
+            }
+        )

@@ -30,7 +30,7 @@ class NewestCursor(CursorPagination):
     page_size = 50
 
 
-def _visible(request: Request, prefix: str) -> Q:
+def visible(request: Request, prefix: str) -> Q:
     if request.user and request.user.is_authenticated:
         return Q()
     return Q(**{f"{prefix}is_public": True}) & ~Q(**{f"{prefix}status": "in_progress"})
@@ -44,7 +44,7 @@ def event_page(request: Request, view: Any, stream: Stream) -> Response:
 
 
 def game_page(request: Request, view: Any) -> Response:
-    rows = GameSummary.objects.filter(_visible(request, "game__stream__"))
+    rows = GameSummary.objects.filter(visible(request, "game__stream__"))
     if kind := request.query_params.get("kind"):
         rows = rows.filter(kind=kind)
     if status := request.query_params.get("status"):
@@ -69,7 +69,7 @@ def _summary_json(row: GameSummary) -> dict[str, Any]:
 
 
 def match_page(request: Request, view: Any) -> Response:
-    rows = MatchStanding.objects.filter(_visible(request, "match__stream__"))
+    rows = MatchStanding.objects.filter(visible(request, "match__stream__"))
     if format_ := request.query_params.get("format"):
         rows = rows.filter(format=format_)
     paginator = NewestCursor()

@@ -5,6 +5,7 @@ from scoring import api
 urlpatterns = [
     path("events/", api.EventFeed.as_view(), name="event-feed"),
     path("events.ndjson", api.EventFeedNdjson.as_view(), name="event-feed-ndjson"),
+    path("players/<int:pk>/history/", api.PlayerHistory.as_view(), name="player-history"),
     path("matches/<uuid:pk>/history/", api.MatchHistory.as_view(), name="match-history"),
     path(
         "matches/<uuid:pk>/score-sheet.csv",

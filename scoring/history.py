@@ -1,0 +1,167 @@
+"""A player's history (API.md): his matches and his games outside matches, newest first.
+
+One list of two kinds of rows, ordered by last activity, so a reader sees his evening as it went;
+a match row carries its games. Paging is by a cursor on (last activity, id), which no insert of
+older rows can shift; ``kind`` filters by game kind (a match by the kind of its games) and
+``since``/``until`` by the date of last activity, both inclusive.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from games.models import Game, Player
+from scoring.models import GameSummary, MatchStanding
+
+PAGE = 50
+
+
+class BadQuery(ValueError):
+    """A query parameter that cannot be read; the message names it."""
+
+
+@dataclass(frozen=True)
+class Query:
+    kind: str | None
+    since: dt.date | None
+    until: dt.date | None
+    after: tuple[str, str] | None  # (updated_at ISO, id) of the last row already seen
+    limit: int
+
+
+def read_query(params: Any) -> Query:
+    return Query(
+        kind=params.get("kind") or None,
+        since=_date(params, "since"),
+        until=_date(params, "until"),
+        after=_cursor(params.get("cursor")),
+        limit=_limit(params.get("limit")),
+    )
+
+
+def player_history(player: Player, query: Query, visible: Q, match_visible: Q) -> dict[str, Any]:
+    games = _games(player, query).filter(visible)
+    matches = _matches(player, query).filter(match_visible)
+    rows = sorted(
+        [*map(_game_row, games[: query.limit + 1]), *map(_match_row, matches[: query.limit + 1])],
+        key=lambda row: (row["updated_at"], row["id"]),
+        reverse=True,
+    )
+    page, more = rows[: query.limit], len(rows) > query.limit
+    _name_seats(page, player)
+    return {
+        "player": {"id": player.pk, "name": player.name},
+        "next": _encode(page[-1]) if more and page else None,
+        "results": page,
+    }
+
+
+def _games(player: Player, query: Query) -> QuerySet[GameSummary]:
+    rows = GameSummary.objects.filter(game__seats__player=player, match__isnull=True)
+    if query.kind:
+        rows = rows.filter(kind=query.kind)
+    return _window(rows, query, "game_id").order_by("-updated_at", "-game_id").distinct()
+
+
+def _matches(player: Player, query: Query) -> QuerySet[MatchStanding]:
+    rows = MatchStanding.objects.filter(match__seats__player=player)
+    if query.kind:
+        rows = rows.filter(format=query.kind)
+    return _window(rows, query, "match_id").order_by("-updated_at", "-match_id").distinct()
+
+
+def _window(rows: Any, query: Query, key: str) -> Any:
+    if query.since:
+        rows = rows.filter(updated_at__date__gte=query.since)
+    if query.until:
+        rows = rows.filter(updated_at__date__lte=query.until)
+    if query.after:
+        at, last = query.after
+        rows = rows.filter(Q(updated_at__lt=at) | Q(updated_at=at, **{f"{key}__lt": last}))
+    return rows
+
+
+def _game_row(row: GameSummary) -> dict[str, Any]:
+    return {
+        "type": "game",
+        "id": str(row.game_id),
+        "kind": row.kind,
+        "status": row.status,
+        "scores": row.scores,
+        "rating": row.rating,
+        "url": f"/api/v1/games/{row.game_id}/",
+        "updated_at": row.updated_at.isoformat(),
+    }
+
+
+def _match_row(row: MatchStanding) -> dict[str, Any]:
+    return {
+        "type": "match",
+        "id": str(row.match_id),
+        "kind": row.format,
+        "status": row.status,
+        "games": row.games,
+        "standing": row.standing,
+        "winner": row.winner,
+        "rating": row.rating,
+        "warnings": row.warnings,
+        "url": f"/api/v1/matches/{row.match_id}/",
+        "updated_at": row.updated_at.isoformat(),
+    }
+
+
+def _name_seats(rows: list[dict[str, Any]], player: Player) -> None:
+    """Each row says which seat(s) the player held."""
+    game_ids = [row["id"] for row in rows if row["type"] == "game"]
+    seats: dict[str, list[int]] = {}
+    for game_id, seat in Game.objects.filter(pk__in=game_ids, seats__player=player).values_list(
+        "pk", "seats__seat"
+    ):
+        seats.setdefault(str(game_id), []).append(seat)
+    match_ids = [row["id"] for row in rows if row["type"] == "match"]
+    for match_id, seat in player.matchseat_set.filter(match_id__in=match_ids).values_list(
+        "match_id", "seat"
+    ):
+        seats.setdefault(str(match_id), []).append(seat)
+    for row in rows:
+        row["seats"] = sorted(seats.get(row["id"], []))
+
+
+def _date(params: Any, name: str) -> dt.date | None:
+    raw = params.get(name)
+    if not raw:
+        return None
+    try:
+        return dt.date.fromisoformat(raw)
+    except ValueError:
+        raise BadQuery(f"{name}: give a date as YYYY-MM-DD, not {raw!r}.") from None
+
+
+def _limit(raw: Any) -> int:
+    if raw is None:
+        return PAGE
+    if not (isinstance(raw, str) and raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 200:
+        raise BadQuery("limit: give a whole number from 1 to 200.")
+    return int(raw)
+
+
+def _encode(row: dict[str, Any]) -> str:
+    raw = json.dumps([row["updated_at"], row["id"]]).encode()
+    return base64.urlsafe_b64encode(raw).decode()
+
+
+def _cursor(raw: Any) -> tuple[str, str] | None:
+    if not raw:
+        return None
+    try:
+        at, last = json.loads(base64.urlsafe_b64decode(raw.encode()))
+        dt.datetime.fromisoformat(at)
+        return str(at), str(last)
+    except (ValueError, TypeError, UnicodeError):
+        raise BadQuery("cursor: use the 'next' value of the previous page as it is.") from None
