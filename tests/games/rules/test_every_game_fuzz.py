@@ -149,3 +149,30 @@ def test_every_game_follows_its_own_legal_events_to_the_end_or_a_throw(kind: str
         for move in legal[:30]:
             rules.apply(state, move)
         state = rules.apply(state, legal[len(legal) // 2])
+
+
+setups = st.fixed_dictionaries(
+    {},
+    optional={
+        key: json_values | st.integers(-2, 17)
+        for key in ("position", "active", "opponent", "starter", "to_move", "teams", "dealer")
+    },
+) | st.dictionaries(st.text(max_size=8), json_values, max_size=3)
+
+
+@pytest.mark.parametrize("kind", registry.kinds())
+@settings(max_examples=60, deadline=None)
+@given(setup=setups, seats=st.integers(0, 17))
+def test_any_setup_starts_a_game_or_is_refused_with_a_code(
+    kind: str, setup: dict[str, Any], seats: int
+) -> None:
+    rules = registry.get(kind)
+    ruleset = make_ruleset(rules.ruleset_type, REQUIRED_RULESET.get(kind, {}))
+    # The service refuses a seat count out of range before the rules see it.
+    seats = rules.min_seats + seats % (rules.max_seats - rules.min_seats + 1)
+    try:
+        state = rules.initial_state(setup, ruleset, seats)
+    except RuleError as refusal:
+        assert CODE.match(refusal.code) and refusal.message.strip(), refusal.code
+        return
+    answers_every_query(rules, state)
