@@ -688,4 +688,5 @@ def transfers(net: Sequence[int]) -> list[tuple[int, int, int]]:
     return payments
 
 
-PUT_AND_TAKE_MATCH = register_format(PutAndTakeMatch())
+PUT_AND_TAKE_MATCH = PutAndTakeMatch()
+register_format(PUT_AND_TAKE_MATCH)
