@@ -1,0 +1,557 @@
+"""The matches of the Scarney board games for two or more: RULES.md 3.3-3.8, 4.5-4.6, 5.3, 5.7-5.8.
+
+Three formats, each a :class:`~games.rules.matches.ScoredMatch`:
+
+- ``scarney-singles``: five rounds, one game per player each, the active player moving clockwise
+  from the first active player; tied leaders play extra rounds (0.7, D-SGL-5); the winner gets a
+  match bonus of 100 and collects from each loser the difference (0.8).
+- ``scarney-doubles``: games until a cumulative score reaches 100 with the two scores unequal; the
+  starter alternates (or the loser starts, D-DBL-4); match bonus 100; the loser pays the difference.
+- ``high-low-scarney``: games until a player reaches 100; the loser of a game starts the next; game
+  bonuses of 20 per game won for both players, match bonus and shutout bonus for the winner; the
+  signed difference of the totals is paid (D-HL-7).
+
+A sheet line of Singles is a whole round as the books write it (every player's own game, or only
+the tied players' in an extra round); a live Singles game is one game of one active player.
+The optional first-player draw (3.3; 5.3 for High-Low) is the match event ``order.drawn``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.rules.base import Move
+from games.rules.board import parse_pawn, spots_of
+from games.rules.errors import BadSetup, IllegalEvent
+from games.rules.matches import (
+    GAME_FINISHED,
+    GAME_SCORED,
+    ScoredMatch,
+    ScoredMatchState,
+    cumulative,
+    payments_settlement,
+    ranked,
+    register_format,
+)
+from games.rules.solitaire import attainable_totals
+
+ORDER_DRAWN = "order.drawn"
+
+MATCH_BONUS = 100
+SHUTOUT_BONUS = 100
+GAME_BONUS = 20  # High-Low: per game won, for each player (D-HL-6)
+TARGET = 100  # Doubles and High-Low end once a cumulative score reaches it
+SINGLES_ROUNDS = 5
+DOUBLES_GAME_TOTAL = 40
+HIGH_LOW_UNDOUBLED_MAX = 37
+HIGH_LOW_DOUBLED_MAX = 74
+HIGH_LOW_MIN = 2
+
+Handler = Callable[[ScoredMatchState, Move], ScoredMatchState]
+
+
+def _bonus(kind: str, points: int) -> dict[str, Any]:
+    return {"kind": kind, "points": points}
+
+
+# --- the first-player draw (RULES.md 3.3, D-SGL-6; 5.3 for High-Low) ----------------------------
+
+
+def first_player(state: ScoredMatchState) -> int:
+    """The first active player / starter: seat 0 unless a draw decided otherwise (RULES.md 0.5)."""
+    return int(state.extra.get("first", 0))
+
+
+def tied_draw(state: ScoredMatchState) -> tuple[int, ...]:
+    """The seats that must draw again after a tie for the highest pick (empty when none)."""
+    return tuple(state.extra.get("tied", ()))
+
+
+def _read_draws(move: Move) -> list[tuple[int, str]]:
+    draws = move.data.get("draws")
+    if not isinstance(draws, list) or not draws:
+        raise IllegalEvent(
+            "event.bad_data",
+            "'draws' of order.drawn must list each drawing seat's pick, as "
+            '[{"seat": 0, "pawn": "R4"}, ...].',
+            field="draws",
+        )
+    picks = []
+    for draw in draws:
+        seat = draw.get("seat") if isinstance(draw, Mapping) else None
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise IllegalEvent(
+                "event.bad_data",
+                "Every draw of order.drawn names a seat (a whole number) and a pawn.",
+                field="draws",
+            )
+        picks.append((seat, parse_pawn(draw.get("pawn"))))
+    return picks
+
+
+def _check_draw_due(state: ScoredMatchState) -> None:
+    if state.entries:
+        raise IllegalEvent(
+            "order.too_late", "The first player is drawn before the first game of the match."
+        )
+    if "first" in state.extra and not tied_draw(state):
+        raise IllegalEvent(
+            "order.already_drawn",
+            f"The draw is over: seat {first_player(state)} plays first.",
+            seat=first_player(state),
+        )
+
+
+def _check_draw_seats(picks: list[tuple[int, str]], due: tuple[int, ...]) -> None:
+    seats = sorted(seat for seat, _ in picks)
+    if seats != sorted(due):
+        raise IllegalEvent(
+            "order.wrong_seats",
+            f"This draw is made by seats {', '.join(map(str, sorted(due)))}, each once; "
+            f"it lists seats {', '.join(map(str, seats))}.",
+            seats=sorted(due),
+        )
+    pawns = [pawn for _, pawn in picks]
+    for pawn in pawns:
+        if pawns.count(pawn) > 1:
+            raise IllegalEvent(
+                "order.duplicate_pawn",
+                f"{pawn} is picked twice: each player picks a different pawn.",
+                pawn=pawn,
+            )
+
+
+def _after_draw(state: ScoredMatchState, picks: list[tuple[int, str]]) -> ScoredMatchState:
+    best = max(spots_of(pawn) for _, pawn in picks)
+    top = tuple(sorted(seat for seat, pawn in picks if spots_of(pawn) == best))
+    draws = (*state.extra.get("draws", ()), tuple(picks))
+    if len(top) > 1:
+        extra = {"first": top[0], "tied": top, "draws": draws}
+    else:
+        extra = {"first": top[0], "tied": (), "draws": draws}
+    return dataclasses.replace(state, extra=extra)
+
+
+def order_drawn(state: ScoredMatchState, move: Move) -> ScoredMatchState:
+    """The Singles pawn draw (3.3): the highest spots play first; only the tied draw again."""
+    _check_draw_due(state)
+    picks = _read_draws(move)
+    _check_draw_seats(picks, tied_draw(state) or tuple(range(state.seats)))
+    return _after_draw(state, picks)
+
+
+def two_pawn_pick(state: ScoredMatchState, move: Move) -> ScoredMatchState:
+    """The High-Low pick (5.3): two pawns of one colour, the higher starts; no tie can occur."""
+    _check_draw_due(state)
+    picks = _read_draws(move)
+    _check_draw_seats(picks, tuple(range(state.seats)))
+    if len({pawn[0] for _, pawn in picks}) != 1:
+        names = " and ".join(pawn for _, pawn in picks)
+        raise IllegalEvent(
+            "order.not_same_colour",
+            f"The starter is picked from two pawns of one colour, not {names}.",
+            pawns=[pawn for _, pawn in picks],
+        )
+    return _after_draw(state, picks)
+
+
+def _guarded(handler: Handler) -> Handler:
+    """A game entry is refused while a tied draw is still to be repeated."""
+
+    def guarded(state: ScoredMatchState, move: Move) -> ScoredMatchState:
+        tied = tied_draw(state)
+        if tied:
+            raise IllegalEvent(
+                "order.draw_pending",
+                f"Seats {', '.join(map(str, tied))} tied in the draw and must draw again first.",
+                seats=list(tied),
+            )
+        return handler(state, move)
+
+    return guarded
+
+
+class _BoardMatch(ScoredMatch):
+    """What the three formats share: the draw, its guard, and the standing rows."""
+
+    def draw(self, state: ScoredMatchState, move: Move) -> ScoredMatchState:
+        """``order.drawn``: the pick that decides the first active player or starter."""
+        return order_drawn(state, move)
+
+    def extra_handlers(self) -> Mapping[str, Any]:
+        return {
+            ORDER_DRAWN: self.draw,
+            GAME_SCORED: _guarded(self._game_scored),
+            GAME_FINISHED: _guarded(self._game_finished),
+        }
+
+    def expected(self, state: ScoredMatchState) -> list[str]:
+        """The match events due next: a draw again after a tie, else games until complete."""
+        if tied_draw(state):
+            return [ORDER_DRAWN]
+        if self.is_complete(state):
+            return []
+        games = [GAME_FINISHED, GAME_SCORED]
+        return games if state.entries else [ORDER_DRAWN, *games]
+
+    def winner(self, state: ScoredMatchState) -> int | None:
+        """The match winner once the match is complete."""
+        raise NotImplementedError
+
+    def _rows(
+        self, state: ScoredMatchState, scores: list[int], bonuses: list[list[dict[str, Any]]]
+    ) -> list[dict[str, Any]]:
+        return [
+            {
+                "seat": seat,
+                "match_score": scores[seat],
+                "bonuses": bonuses[seat],
+                "total": scores[seat] + sum(b["points"] for b in bonuses[seat]),
+                "games_won": sum(1 for e in state.entries if seat in e.winners),
+                "rank": 0,
+            }
+            for seat in range(state.seats)
+        ]
+
+    def sheet_winners(self, state: ScoredMatchState, scores: tuple[int, ...]) -> tuple[int, ...]:
+        """The one highest score of a sheet line wins it; a shared highest score wins nothing."""
+        best = max(scores)
+        top = tuple(seat for seat, score in enumerate(scores) if score == best)
+        return top if len(top) == 1 else ()
+
+    game_module: str  # the game's module, whose Ruleset is the match's
+
+    @property
+    def ruleset_type(self) -> type[Any]:
+        """The game's ruleset, imported on first use: the game modules import after this one."""
+        ruleset: type[Any] = importlib.import_module(f"games.rules.{self.game_module}").Ruleset
+        return ruleset
+
+    @ruleset_type.setter
+    def ruleset_type(self, value: type[Any]) -> None:
+        raise AttributeError("A board match's ruleset is its game's.")
+
+
+# --- Scarney Singles (RULES.md 3.3-3.8) --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SinglesProgress:
+    """Where a Singles match stands: totals with and without extra games, who plays next."""
+
+    totals: tuple[int, ...]  # every game, extra games included (they decide the winner)
+    regular: tuple[int, ...]  # the five rounds only
+    due: tuple[int, ...]  # seats still to play in the current round, in playing order
+    round: int  # 1-based; rounds beyond five are extra rounds
+    complete: bool
+
+
+def singles_progress(state: ScoredMatchState) -> SinglesProgress:
+    """Walk the games round by round: five rounds, then extra rounds of the tied leaders (0.7).
+
+    A live game is one seat's game; a sheet line is a whole round. Each round is played clockwise
+    from the first active player.
+    """
+    n, first = state.seats, first_player(state)
+    order = [(first + k) % n for k in range(n)]
+    totals, regular = [0] * n, [0] * n
+    entries = iter(state.entries)
+    number = 0
+    while True:
+        number += 1
+        players = order if number <= SINGLES_ROUNDS else _leaders(order, totals)
+        if number > SINGLES_ROUNDS and len(players) == 1:
+            return SinglesProgress(tuple(totals), tuple(regular), (), number, True)
+        due = list(players)
+        while due:
+            entry = next(entries, None)
+            if entry is None:
+                return SinglesProgress(tuple(totals), tuple(regular), tuple(due), number, False)
+            for seat, score in enumerate(entry.scores):
+                totals[seat] += score
+                regular[seat] += score if number <= SINGLES_ROUNDS else 0
+            due = due[1:] if entry.game is not None else []
+
+
+def _leaders(order: list[int], totals: list[int]) -> list[int]:
+    best = max(totals)
+    return [seat for seat in order if totals[seat] == best]
+
+
+class SinglesMatch(_BoardMatch):
+    """``scarney-singles``: five rounds, a match bonus, the winner collects from each loser."""
+
+    kind = "scarney-singles"
+    min_seats = 2
+    max_seats = 16
+
+    game_module = "singles"
+
+    def is_complete(self, state: ScoredMatchState) -> bool:
+        return singles_progress(state).complete
+
+    def winner(self, state: ScoredMatchState) -> int | None:
+        progress = singles_progress(state)
+        if not progress.complete:
+            return None
+        return progress.totals.index(max(progress.totals))
+
+    def match_scores(self, state: ScoredMatchState) -> list[int]:
+        """Match scores: extra games count unless D-SGL-5's house rule says they only decide."""
+        progress = singles_progress(state)
+        counts = getattr(state.ruleset, "singles_tiebreak_games_count", True)
+        return list(progress.totals if counts else progress.regular)
+
+    def standing(self, state: ScoredMatchState) -> list[dict[str, Any]]:
+        scores, winner = self.match_scores(state), self.winner(state)
+        bonuses = [
+            [_bonus("match_bonus", MATCH_BONUS)] if seat == winner else []
+            for seat in range(state.seats)
+        ]
+        return ranked(self._rows(state, scores, bonuses))
+
+    def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
+        """Each loser pays the winner's total less his own match score (0.8, D-SGL-8)."""
+        scores, winner = self.match_scores(state), self.winner(state)
+        assert winner is not None
+        total = scores[winner] + MATCH_BONUS
+        payments = [
+            (seat, winner, total - scores[seat]) for seat in range(state.seats) if seat != winner
+        ]
+        return payments_settlement(payments, state.seats)
+
+    def next_game_setup(self, state: ScoredMatchState) -> dict[str, Any]:
+        """The next game's active player, and his opponent: the player on his right (D-SGL-1)."""
+        _refuse_pending_draw(state)
+        active = singles_progress(state).due[0]
+        return {"active": active, "opponent": (active - 1) % state.seats}
+
+    def sheet_issues(self, state: ScoredMatchState, scores: tuple[int, ...]) -> list[IllegalEvent]:
+        """A sheet line: each playing seat's score is attainable (C.1); the others score 0."""
+        progress = singles_progress(state)
+        issues = []
+        for seat, score in enumerate(scores):
+            if seat in progress.due and score not in attainable_totals():
+                issues.append(_unattainable_singles(seat, score, progress.round))
+            elif seat not in progress.due and score != 0:
+                issues.append(
+                    IllegalEvent(
+                        "score.unattainable",
+                        f"Seat {seat} plays no game in extra round {progress.round} (only seats "
+                        f"{', '.join(map(str, progress.due))} do), so cannot score {score}.",
+                        seat=seat,
+                        score=score,
+                        game=progress.round,
+                    )
+                )
+        return issues
+
+
+def _unattainable_singles(seat: int, score: int, number: int) -> IllegalEvent:
+    possible = attainable_totals()
+    below = max((s for s in possible if s < score), default=None)
+    above = min((s for s in possible if s > score), default=None)
+    nearest = " and ".join(str(s) for s in (below, above) if s is not None)
+    return IllegalEvent(
+        "score.unattainable",
+        f"{score} is not a possible Scarney game score (seat {seat}, game {number}); "
+        f"the nearest possible scores are {nearest}.",
+        seat=seat,
+        score=score,
+        game=number,
+    )
+
+
+def _refuse_pending_draw(state: ScoredMatchState) -> None:
+    tied = tied_draw(state)
+    if tied:
+        raise BadSetup(
+            "order.draw_pending",
+            f"Seats {', '.join(map(str, tied))} tied in the draw and must draw again first.",
+            seats=list(tied),
+        )
+
+
+# --- Scarney Doubles (RULES.md 4.5-4.6) --------------------------------------------------------
+
+
+def _two_player_winner(scores: tuple[int, ...]) -> int | None:
+    if scores[0] == scores[1]:
+        return None
+    return 0 if scores[0] > scores[1] else 1
+
+
+class DoublesMatch(_BoardMatch):
+    """``scarney-doubles``: to 100, scores unequal; match bonus 100; loser pays the difference."""
+
+    kind = "scarney-doubles"
+    min_seats = 2
+    max_seats = 2
+
+    game_module = "doubles"
+
+    def is_complete(self, state: ScoredMatchState) -> bool:
+        """Over after a game leaving a score of 100 or more and the two scores unequal (D-DBL-5)."""
+        scores = cumulative(state)
+        return max(scores) >= TARGET and scores[0] != scores[1]
+
+    def winner(self, state: ScoredMatchState) -> int | None:
+        return _two_player_winner(tuple(cumulative(state))) if self.is_complete(state) else None
+
+    def standing(self, state: ScoredMatchState) -> list[dict[str, Any]]:
+        winner = self.winner(state)
+        bonuses = [[_bonus("match_bonus", MATCH_BONUS)] if s == winner else [] for s in (0, 1)]
+        return ranked(self._rows(state, cumulative(state), bonuses))
+
+    def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
+        """The loser pays (winner's cumulative + 100) - his own cumulative (D-DBL-6)."""
+        scores, winner = cumulative(state), self.winner(state)
+        assert winner is not None
+        loser = 1 - winner
+        return payments_settlement(
+            [(loser, winner, scores[winner] + MATCH_BONUS - scores[loser])], 2
+        )
+
+    def starters(self, state: ScoredMatchState) -> list[int]:
+        """The starter of every game so far and of the next one (D-DBL-4)."""
+        starters = [first_player(state)]
+        by_loser = getattr(state.ruleset, "doubles_next_starter", "alternate") == "loser"
+        for entry in state.entries:
+            started = int(entry.report.get("starter", starters[-1]))
+            winner = _two_player_winner(entry.scores)
+            # A drawn game (20-20) has no loser: the starter alternates then too.
+            starters[-1] = started
+            starters.append(1 - winner if by_loser and winner is not None else 1 - started)
+        return starters
+
+    def next_game_setup(self, state: ScoredMatchState) -> dict[str, Any]:
+        _refuse_pending_draw(state)
+        return {"starter": self.starters(state)[-1]}
+
+    def sheet_issues(self, state: ScoredMatchState, scores: tuple[int, ...]) -> list[IllegalEvent]:
+        """Every Doubles game shares out exactly 40 spots (4.4, C.2)."""
+        if min(scores) >= 0 and sum(scores) == DOUBLES_GAME_TOTAL:
+            return []
+        number = len(state.entries) + 1
+        return [
+            IllegalEvent(
+                "score.doubles_total",
+                f"Scarney Doubles game scores must total 40 and none be negative; game {number}: "
+                f"{' + '.join(map(str, scores))} = {sum(scores)}.",
+                scores=list(scores),
+                game=number,
+            )
+        ]
+
+
+# --- High-Low Scarney (RULES.md 5.3, 5.7-5.8) --------------------------------------------------
+
+
+def high_low_score_possible(score: int) -> bool:
+    """A winner's game score C.3 allows: 2-37 undoubled, or even up to 74 (black last pawn)."""
+    if HIGH_LOW_MIN <= score <= HIGH_LOW_UNDOUBLED_MAX:
+        return True
+    return score % 2 == 0 and score <= HIGH_LOW_DOUBLED_MAX and score >= 2 * HIGH_LOW_MIN
+
+
+class HighLowMatch(_BoardMatch):
+    """``high-low-scarney``: to 100; game, match and shutout bonuses; signed difference paid."""
+
+    kind = "high-low-scarney"
+    min_seats = 2
+    max_seats = 2
+
+    def draw(self, state: ScoredMatchState, move: Move) -> ScoredMatchState:
+        return two_pawn_pick(state, move)
+
+    game_module = "high_low"
+
+    def is_complete(self, state: ScoredMatchState) -> bool:
+        return max(cumulative(state)) >= TARGET
+
+    def winner(self, state: ScoredMatchState) -> int | None:
+        """The player who reached 100 (5.7); only one can, as only the game winner scores."""
+        scores = cumulative(state)
+        return scores.index(max(scores)) if max(scores) >= TARGET else None
+
+    def standing(self, state: ScoredMatchState) -> list[dict[str, Any]]:
+        """Bonuses come at the end of the match; the match winner ranks first (D-HL-7)."""
+        scores, winner = cumulative(state), self.winner(state)
+        bonuses: list[list[dict[str, Any]]] = [[], []]
+        if winner is not None:
+            for seat in (0, 1):
+                won = sum(1 for e in state.entries if seat in e.winners)
+                if won:
+                    bonuses[seat].append(_bonus("game_bonus", GAME_BONUS * won))
+            bonuses[winner].append(_bonus("match_bonus", MATCH_BONUS))
+            if scores[1 - winner] == 0:
+                bonuses[winner].append(_bonus("shutout_bonus", SHUTOUT_BONUS))
+        rows = self._rows(state, scores, bonuses)
+        if winner is None:
+            return ranked(rows)
+        rows.sort(key=lambda row: row["seat"] != winner)
+        for rank, row in enumerate(rows, start=1):
+            row["rank"] = rank
+        return rows
+
+    def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
+        """The loser pays the winner's total less his own; a negative amount reverses (D-HL-7)."""
+        winner = self.winner(state)
+        assert winner is not None
+        totals = {row["seat"]: row["total"] for row in self.standing(state)}
+        return payments_settlement([(1 - winner, winner, totals[winner] - totals[1 - winner])], 2)
+
+    def starters(self, state: ScoredMatchState) -> list[int]:
+        """Game 1's starter is the pick's; then the loser of the previous game starts (D-HL-8)."""
+        starters = [first_player(state)]
+        for entry in state.entries:
+            started = int(entry.report.get("starter", starters[-1]))
+            starters[-1] = started
+            winners = [seat for seat in entry.winners if seat in (0, 1)]
+            starters.append(1 - winners[0] if len(winners) == 1 else 1 - started)
+        return starters
+
+    def next_game_setup(self, state: ScoredMatchState) -> dict[str, Any]:
+        _refuse_pending_draw(state)
+        return {"starter": self.starters(state)[-1]}
+
+    def sheet_winners(self, state: ScoredMatchState, scores: tuple[int, ...]) -> tuple[int, ...]:
+        """Only the game winner enters a score (5.7)."""
+        return tuple(seat for seat, score in enumerate(scores) if score != 0)
+
+    def sheet_issues(self, state: ScoredMatchState, scores: tuple[int, ...]) -> list[IllegalEvent]:
+        """One player scores, within the bounds of C.3."""
+        number = len(state.entries) + 1
+        scorers = [(seat, score) for seat, score in enumerate(scores) if score != 0]
+        if len(scorers) != 1:
+            return [
+                IllegalEvent(
+                    "score.unattainable",
+                    f"Exactly one player, the winner, scores a High-Low game; game {number} "
+                    f"gives {' and '.join(map(str, scores))}.",
+                    scores=list(scores),
+                    game=number,
+                )
+            ]
+        seat, score = scorers[0]
+        if high_low_score_possible(score):
+            return []
+        return [
+            IllegalEvent(
+                "score.unattainable",
+                f"{score} is not a possible High-Low Scarney score (seat {seat}, game {number}): "
+                "a winner scores 2 to 37, or an even score up to 74 when the last pawn is black.",
+                seat=seat,
+                score=score,
+                game=number,
+            )
+        ]
+
+
+SINGLES_MATCH = register_format(SinglesMatch())
+DOUBLES_MATCH = register_format(DoublesMatch())
+HIGH_LOW_MATCH = register_format(HighLowMatch())
