@@ -113,7 +113,7 @@ def marks_table(value: Any) -> Marks:
 def _marks_row(row: Any) -> tuple[str, ...] | None:
     if not isinstance(row, list | tuple) or len(row) != POSITIONS:
         return None
-    return tuple(row) if all(mark in MULTIPLIERS for mark in row) else None
+    return tuple(row) if all(_is_mark(mark) for mark in row) else None
 
 
 def _marks_from_map(value: Mapping[Any, Any]) -> Marks:
@@ -136,7 +136,7 @@ def _position_map(value: Mapping[Any, Any], *, allow_stations: bool) -> dict[int
         if allow_stations and key == "stations":
             continue
         position = _number_key(key, POSITIONS)
-        if position is None or mark not in MULTIPLIERS:
+        if position is None or not _is_mark(mark):
             raise _bad_marks(f"position {key!r} to be 1-7, marked plain, draw, double or triple")
         marks[position] = mark
     return marks
@@ -152,7 +152,7 @@ def _bad_marks(wanted: str) -> BadRuleset:
 
 def _number_key(key: Any, highest: int) -> int | None:
     """A JSON object key naming 1..highest ("3" or 3), else None."""
-    if isinstance(key, str) and key.isdigit():
+    if isinstance(key, str) and key.isdecimal() and len(key) <= 2:
         key = int(key)
     if _is_int(key) and 1 <= key <= highest:
         return int(key)
@@ -161,6 +161,15 @@ def _number_key(key: Any, highest: int) -> int | None:
 
 def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_mark(value: Any) -> bool:
+    # Checked as a string first: an unhashable JSON value cannot be looked up in a dict.
+    return isinstance(value, str) and value in MULTIPLIERS
+
+
+def _is_colour(value: Any) -> TypeGuard[str]:
+    return isinstance(value, str) and value in COLOUR_LIMITS
 
 
 # --- the state -----------------------------------------------------------------------------------
@@ -411,12 +420,12 @@ def read_teams(
     teams: Any, seats: int, error: type[BadSetup], code: str
 ) -> tuple[tuple[int, ...], ...]:
     """No partnerships, or seats 0 and 2 against 1 and 3 among four players (6.2, D-SCN-6)."""
-    if not teams:
+    if teams is None or (isinstance(teams, list | tuple) and not teams):
         return ()
     if (
         seats == 4
         and isinstance(teams, list | tuple)
-        and all(isinstance(team, list | tuple) for team in teams)
+        and all(isinstance(team, list | tuple) and all(map(_is_int, team)) for team in teams)
     ):
         given = sorted(tuple(sorted(team)) for team in teams)
         if given == sorted(PARTNERSHIPS):
@@ -437,7 +446,7 @@ def read_colours(colours: Any, error: type[BadSetup]) -> tuple[tuple[int, str], 
         known = {_number_key(n, max(PAWN_NUMBERS)): c for n, c in pairs}
     except (TypeError, ValueError):
         known = {None: ""}
-    if None in known or any(c not in COLOUR_LIMITS for c in known.values()):
+    if None in known or not all(_is_colour(c) for c in known.values()):
         raise error(
             "setup.bad_colours",
             "'colours' must map pawn numbers 1-28 to their colour, 'a' or 'b'.",
@@ -556,7 +565,7 @@ def _read_entry(station: int, entry: Any) -> tuple[int, Pawn]:
             station=station,
             position=position,
         )
-    if colour not in COLOUR_LIMITS:
+    if not _is_colour(colour):
         raise IllegalEvent(
             "event.bad_data",
             f"Pawn {number} on {at(station, position)} must be of colour 'a' or 'b', "
