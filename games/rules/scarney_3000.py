@@ -161,6 +161,11 @@ def _number_bonus(faces: tuple[str, ...]) -> tuple[str | None, int]:
     return None, 0
 
 
+def show(faces: Sequence[str]) -> str:
+    """A throw as the book writes it: dead dice first (``D 3 4 6 6``)."""
+    return " ".join(sorted(faces, key=lambda face: (face != DEAD, face)))
+
+
 def hand_name(face: str, count: int) -> str:
     noun = "dead dice" if face == DEAD else f"{face}s"
     return f"{COUNT_WORDS[count]} {noun}"
@@ -490,7 +495,7 @@ def _stand(state: State) -> State:
         raise IllegalEvent(
             "stand.unconfirmed_bonus",
             f"Seat {state.shooter} cannot stand on an unconfirmed bonus: "
-            f"{hand_name(last.bonus_face or '', last.bonus_dice)} on {' '.join(last.faces)} "
+            f"{hand_name(last.bonus_face or '', last.bonus_dice)} on {show(last.faces)} "
             f"({state.pending} points pending) need a dead die on the next throw of "
             f"{_dice(state.in_cup)}.",
             pending=state.pending,
@@ -513,7 +518,7 @@ def _dice(count: int) -> str:
 def _thrown(throws: tuple[Throw, ...]) -> str:
     if not throws:
         return " (nothing thrown yet)"
-    return " (thrown: " + "; ".join(" ".join(t.faces) for t in throws) + ")"
+    return " (thrown: " + "; ".join(show(t.faces) for t in throws) + ")"
 
 
 # --- scores and views ----------------------------------------------------------------------------
