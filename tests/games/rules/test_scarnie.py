@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 import random
@@ -13,7 +14,7 @@ import pytest
 from games.rules import registry
 from games.rules.base import Move, Rules, fold, make_ruleset, ruleset_as_dict
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
-from games.rules.matches import match_rules
+from games.rules.matches import GameEntry, ScoredMatchState, match_rules
 from games.rules.scarnie import (
     ALL_PLAIN,
     DEALING,
@@ -461,8 +462,8 @@ def test_four_individual_players_the_previous_player_scores() -> None:
 def test_the_house_rule_all_others_makes_everyone_but_the_killer_score(
     seats: int, scores: list[int]
 ) -> None:
-    # D-SCN-5 alternative: dealer chosen so that seat 0 kills
-    state = dealt(seats, setup={"dealer": 1 if seats == 3 else 1}, scarnie_scorer="all_others")
+    # D-SCN-5 alternative: one pawn a move from dealer 1, the last move is seat 0's
+    state = dealt(seats, setup={"dealer": 1}, scarnie_scorer="all_others")
     keep = (3, 7) if seats == 3 else (4, 7)
     state = kill(state, keep)
     assert SCARNIE.view(state)["last_pawn"]["killer"] == 0
@@ -549,7 +550,9 @@ def test_the_view_shows_the_stations_who_is_on_turn_the_deal_and_the_scores_so_f
     assert view["stations"]["4"][0]["pawn"] is None
     assert view["scores_so_far"] == [40, 7] and view["last_pawn"] is None and view["target"] == 100
     over = kill(state, (2, 7))
-    assert SCARNIE.view(over)["scores_so_far"] == [40 + 42, 7]  # seat 1 killed 14a x 3
+    # 14 moves from dealer 1: seat 0 kills 14a on a Triple position, seat 1 scores 42
+    assert SCARNIE.view(over)["last_pawn"]["killer"] == 0
+    assert SCARNIE.view(over)["scores_so_far"] == [40, 7 + 42]
 
 
 def test_the_match_report_names_the_dealer_the_kill_and_every_colour_seen() -> None:
@@ -613,3 +616,213 @@ def test_random_legal_deals_end_with_one_killed_pawn_and_its_score(seed: int) ->
     assert scores[last.seat] == 0
     assert sorted(set(scores) | {0}) == sorted({0, value})
     assert SCARNIE.legal_events(state) == [] and SCARNIE.result(state) is not None
+
+
+# --- the game to 100: a match of deals (6.3, 6.7, D-SCN-7, D-SCN-8) -----------------------------
+
+MATCH = ScarnieMatch()
+GAME_IDS = [f"00000000-0000-4000-8000-{n:012d}" for n in range(1, 60)]
+
+
+def new_match(seats: int = 3, teams: Any = None, **house: Any) -> ScoredMatchState:
+    return MATCH.initial_state(house, seats, teams)
+
+
+def sheet(state: ScoredMatchState, *deals: list[int]) -> ScoredMatchState:
+    for scores in deals:
+        state = MATCH.apply(state, Move("game.scored", {"scores": scores}))
+    return state
+
+
+def finished(state: ScoredMatchState, deal: State) -> ScoredMatchState:
+    """Report a finished live deal to the match, as the service does."""
+    result = SCARNIE.result(deal)
+    assert result is not None
+    data = {
+        "game": GAME_IDS[len(state.entries)],
+        "scores": [s.total for s in result.scores],
+        "winners": list(result.winners),
+        "report": SCARNIE.match_report(deal),
+    }
+    return MATCH.apply(state, Move("game.finished", data))
+
+
+def match_refusal(state: ScoredMatchState, move: Move) -> IllegalEvent:
+    with pytest.raises(IllegalEvent) as refused:
+        MATCH.apply(state, move)
+    return refused.value
+
+
+def test_deals_go_on_until_a_player_reaches_100() -> None:
+    state = sheet(new_match(3), [0, 28, 0], [27, 0, 0], [0, 0, 26], [0, 25, 0], [0, 24, 0])
+    assert not MATCH.is_complete(state) and MATCH.next_game_number(state) == 6
+    state = sheet(state, [0, 23, 0])  # seat 1: 28 + 25 + 24 + 23 = 100
+    assert MATCH.is_complete(state) and MATCH.next_game_number(state) is None
+    assert [(r["seat"], r["total"], r["rank"]) for r in MATCH.standing(state)] == [
+        (1, 100, 1),
+        (0, 27, 2),
+        (2, 26, 3),
+    ]
+    assert match_refusal(state, Move("game.scored", {"scores": [1, 0, 0]})).code == "match.over"
+
+
+def test_when_several_pass_100_together_the_highest_wins_and_equals_deal_on() -> None:
+    # scarnie_scorer all_others: two players score in one deal (6.7)
+    state = sheet(new_match(3, scarnie_scorer="all_others"), [0, 28, 28], [0, 28, 28])
+    state = sheet(state, [0, 27, 27], [0, 26, 26])
+    assert [r["total"] for r in MATCH.standing(state)] == [109, 109, 0]
+    assert not MATCH.is_complete(state)  # equal: a full deal is played, not 0.7's extra play
+    state = sheet(state, [5, 0, 5])
+    assert MATCH.is_complete(state)
+    assert [r["seat"] for r in MATCH.standing(state) if r["rank"] == 1] == [2]
+
+
+def test_the_default_settlement_is_none() -> None:
+    state = sheet(new_match(2), [28, 0], [0, 27], [28, 0], [28, 0], [20, 0])
+    assert MATCH.settlement(state) == {"payments": [], "nets": [0, 0]}
+    assert MATCH.closing_event(state) == ("match.settled", {"payments": [], "nets": [0, 0]})
+
+
+def test_under_difference_the_winner_collects_the_difference_from_each_loser() -> None:
+    # D-SCN-8 "difference": winner 104, losers 20 and 0 pay 84 and 104
+    state = sheet(new_match(3, scarnie_settlement="difference"), [0, 20, 0], [0, 0, 28])
+    state = sheet(state, [0, 0, 28], [0, 0, 24], [0, 0, 24])
+    assert MATCH.settlement(state) == {
+        "payments": [{"from": 0, "to": 2, "points": 104}, {"from": 1, "to": 2, "points": 84}],
+        "nets": [-104, -84, 188],
+    }
+
+
+def test_partnerships_score_as_one_side_and_settle_side_difference() -> None:
+    # D-SCN-6: teams given, seats 0 and 2 against 1 and 3; a side's score is its seats' sum
+    state = new_match(4, [[0, 2], [1, 3]], scarnie_settlement="difference")
+    state = sheet(state, [28, 0, 0, 0], [0, 12, 0, 0], [0, 0, 27, 0], [26, 0, 0, 0])
+    state = sheet(state, [0, 0, 25, 0])
+    standing = {r["seat"]: r for r in MATCH.standing(state)}
+    assert [standing[s]["total"] for s in range(4)] == [106, 12, 106, 12]
+    assert standing[2]["points_scored"] == 52 and standing[0]["rank"] == standing[2]["rank"] == 1
+    assert MATCH.settlement(state) == {
+        "payments": [{"from": 1, "to": 0, "points": 94}, {"from": 3, "to": 2, "points": 94}],
+        "nets": [94, -94, 94, -94],
+    }
+
+
+@pytest.mark.parametrize(
+    "seats, teams", [(3, [[0, 2], [1]]), (4, [[0, 1], [2, 3]]), (4, [[0, 2]]), (4, "02/13")]
+)
+def test_partnerships_are_four_players_sitting_opposite(seats: int, teams: Any) -> None:
+    with pytest.raises(BadSetup) as refused:
+        new_match(seats, teams)
+    assert refused.value.code == "match.bad_teams"
+
+
+def test_the_deal_passes_left_from_seat_0_by_default() -> None:
+    state = new_match(3)
+    dealers = []
+    for _ in range(4):
+        dealers.append(MATCH.next_game_setup(state)["dealer"])
+        state = sheet(state, [1, 0, 0])
+    assert dealers == [0, 1, 2, 0]
+
+
+def test_the_lowest_pawn_drawn_deals_first() -> None:
+    # 6.3: each player draws a pawn; seat 2 drew 3, the lowest
+    state = MATCH.apply(new_match(3), Move("dealer.drawn", {"pawns": [17, 9, 3]}))
+    assert MATCH.next_game_setup(state)["dealer"] == 2
+    assert MATCH.next_game_setup(sheet(state, [1, 0, 0]))["dealer"] == 0
+    again = match_refusal(state, Move("dealer.drawn", {"pawns": [1, 2, 3]}))
+    assert again.code == "draw.already_made" and "seat 2 deals first" in again.message
+
+
+@pytest.mark.parametrize(
+    "pawns, code",
+    [([4, 4, 9], "draw.duplicate_pawn"), ([1, 2], "event.bad_data"), ([0, 2, 3], "event.bad_data")],
+)
+def test_a_bad_dealer_draw_is_refused(pawns: list[int], code: str) -> None:
+    assert match_refusal(new_match(3), Move("dealer.drawn", {"pawns": pawns})).code == code
+
+
+def test_the_dealer_is_drawn_before_the_first_deal() -> None:
+    refused = match_refusal(sheet(new_match(2), [3, 0]), Move("dealer.drawn", {"pawns": [1, 2]}))
+    assert refused.code == "draw.too_late"
+
+
+def test_live_deals_hand_on_the_dealer_scores_partnerships_and_colours() -> None:
+    # given: a live match of four in partnerships; deal 1 dealt by seat 0
+    state = new_match(4, [[0, 2], [1, 3]])
+    setup = MATCH.next_game_setup(state)
+    assert setup == {
+        "dealer": 0,
+        "deal": 1,
+        "scores_before": [0, 0, 0, 0],
+        "teams": [[0, 2], [1, 3]],
+        "colours": {},
+    }
+    deal = kill(SCARNIE.apply(new_deal(4, setup), faced_up(IN_ORDER)), (4, 7))
+    # when: the deal is reported to the match
+    state = finished(state, deal)
+    # then: deal 2 is dealt by seat 1 with the scores and every colour seen so far
+    setup = MATCH.next_game_setup(state)
+    assert setup["dealer"] == 1 and setup["deal"] == 2
+    assert setup["scores_before"] == [0, 0, 28, 0]  # 28 moves from seat 0: 3 kills, 2 forced
+    assert setup["colours"] == {str(n): COLOUR[n] for n in range(1, 29)}
+    assert state.entries[0].winners == (0, 2)
+    # and a pawn of deal 2 cannot change its colour
+    refused = refusal(new_deal(4, setup), faced_up(IN_ORDER, {21: "a", 1: "b"}))
+    assert refused.code == "deal.colour_changed"
+
+
+def test_the_rotation_follows_the_dealer_each_live_deal_reports() -> None:
+    entry = GameEntry(1, GAME_IDS[0], (0, 5, 0), (1,), {"dealer": 2})
+    state = dataclasses.replace(new_match(3), entries=(entry,))
+    assert MATCH.next_game_setup(state)["dealer"] == 0
+
+
+@pytest.mark.parametrize(
+    "seats, house, scores",
+    [
+        (3, {}, [29, 0, 0]),  # 29 is no pawn number
+        (3, {}, [0, 56, 0]),  # no Double position on an all-plain board
+        (3, {}, [0, 5, 7]),  # two scorers under previous_player
+        (4, {"teams": True}, [5, 0, 5, 0]),  # a partnership scores once
+        (3, {"scarnie_scorer": "all_others"}, [0, 5, 6]),
+        (3, {"scarnie_scorer": "all_others"}, [4, 4, 4]),  # the killer never scores
+        (4, {"scarnie_scorer": "all_others"}, [0, 0, 4, 4]),
+    ],
+)
+def test_a_strict_sheet_refuses_a_deal_no_kill_can_score(
+    seats: int, house: dict[str, Any], scores: list[int]
+) -> None:
+    teams = [[0, 2], [1, 3]] if house.pop("teams", False) else None
+    refused = match_refusal(
+        new_match(seats, teams, **house), Move("game.scored", {"scores": scores})
+    )
+    assert refused.code == "score.unattainable"
+
+
+@pytest.mark.parametrize(
+    "seats, house, scores",
+    [
+        (3, {}, [0, 28, 0]),
+        (3, {}, [0, 0, 0]),
+        (3, {"scarnie_position_marks": {"7": "triple"}}, [0, 84, 0]),  # 28 x 3 (Appendix C.5)
+        (3, {"scarnie_scorer": "all_others"}, [0, 17, 17]),
+        (2, {"scarnie_scorer": "all_others"}, [0, 17]),
+    ],
+)
+def test_a_sheet_takes_every_score_a_kill_can_give(
+    seats: int, house: dict[str, Any], scores: list[int]
+) -> None:
+    state = sheet(new_match(seats, **house), scores)
+    assert list(state.entries[0].scores) == scores
+
+
+def test_a_lenient_sheet_keeps_an_impossible_deal_with_a_warning() -> None:
+    state = sheet(new_match(2, sheet_entry_validation="lenient"), [29, 3])
+    assert [w["code"] for w in MATCH.warnings(state)] == ["score.unattainable"] * 2
+    assert MATCH.standing(state)[0]["total"] == 29
+
+
+def test_a_sheet_deal_is_won_by_its_scorer_and_partner() -> None:
+    state = sheet(new_match(4, [[0, 2], [1, 3]]), [0, 0, 0, 9], [0, 0, 0, 0])
+    assert [entry.winners for entry in state.entries] == [(1, 3), ()]
