@@ -438,6 +438,7 @@ class StraightDiceRules:
         )
         if seating.pending:
             return dataclasses.replace(state, seating=seating)
+        state = dataclasses.replace(state, seating=seating)
         return self._next_seating_group(state, _split_group(seating))
 
     def _next_seating_group(self, state: State, ranking: tuple[tuple[int, ...], ...]) -> State:
