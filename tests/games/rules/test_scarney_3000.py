@@ -477,9 +477,9 @@ def test_the_setup_takes_nothing_and_must_be_an_object() -> None:
         RULES.initial_state({"teams": [[0], [1]]}, Ruleset(), 2)
     assert unknown.value.code == "setup.unknown_key"
     with pytest.raises(BadSetup) as bad:
-        RULES.initial_state([], Ruleset(), 2)  # type: ignore[arg-type]
+        RULES.initial_state([], Ruleset(), 2)
     assert bad.value.code == "setup.not_an_object"
-    assert RULES.initial_state(None, {}, 2) == start()  # type: ignore[arg-type]
+    assert RULES.initial_state(None, {}, 2) == start()
 
 
 @pytest.mark.parametrize(
