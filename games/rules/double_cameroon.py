@@ -134,10 +134,8 @@ class DoubleCameroonRules:
                 f"Double Cameroon is played by 1 to {MAX_SEATS} players, not {seats}.",
                 seats=seats,
             )
-        if setup:
-            raise BadSetup(
-                "setup.unknown_key", "Double Cameroon takes no setup.", keys=sorted(setup)
-            )
+        if not isinstance(setup, Mapping) or setup:
+            raise BadSetup("setup.unknown_key", "Double Cameroon takes no setup.")
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
         return State(seats=seats, sheets=((),) * seats, ruleset=rules)
 

@@ -101,8 +101,8 @@ class HeartsDueRules:
                 f"Hearts Due is played by 2 to {MAX_SEATS} players, not {seats}.",
                 seats=seats,
             )
-        if setup:
-            raise BadSetup("setup.unknown_key", "Hearts Due takes no setup.", keys=sorted(setup))
+        if not isinstance(setup, Mapping) or setup:
+            raise BadSetup("setup.unknown_key", "Hearts Due takes no setup.")
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
         _check_target(rules.hearts_due_target)
         return State(seats=seats, totals=(0,) * seats, queue=tuple(range(seats)), ruleset=rules)
