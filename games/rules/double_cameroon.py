@@ -167,8 +167,10 @@ class DoubleCameroonRules:
             return []
         if state.phase != GROUP:
             return None
-        moves = groupings(state.showing, unused_categories(state.sheets[state.seat]))
-        return moves if len(moves) <= MAX_LISTED_GROUPINGS else None
+        unused = unused_categories(state.sheets[state.seat])
+        # Each split of the dice is counted once per half, each category pair once per order.
+        count = len(_halves(state.showing)) * len(unused) * (len(unused) - 1) // 2
+        return groupings(state.showing, unused) if count <= MAX_LISTED_GROUPINGS else None
 
     def current_player(self, state: State) -> int | None:
         return None if state.phase == OVER else state.seat
@@ -223,7 +225,7 @@ def unused_categories(sheet: Sequence[Box]) -> tuple[str, ...]:
 
 def groupings(showing: Sequence[str], unused: Sequence[str]) -> list[Move]:
     """Every distinct ``dice.grouped`` of ten dice into two fives in two unused categories."""
-    halves = {tuple(sorted(showing[i] for i in picked)) for picked in combinations(range(10), 5)}
+    halves = _halves(showing)
     seen: set[frozenset[tuple[str, tuple[str, ...]]]] = set()
     moves = []
     for half in sorted(halves):
@@ -241,6 +243,11 @@ def groupings(showing: Sequence[str], unused: Sequence[str]) -> list[Move]:
                 ]
                 moves.append(Move(GROUPED, {"groups": groups}))
     return moves
+
+
+def _halves(showing: Sequence[str]) -> set[tuple[str, ...]]:
+    """Every distinct group of five of the ten dice showing."""
+    return {tuple(sorted(showing[i] for i in picked)) for picked in combinations(range(DICE), 5)}
 
 
 # --- moves by phase ------------------------------------------------------------------------------

@@ -258,3 +258,33 @@ def test_any_data_is_either_applied_or_refused_with_a_code(
         rules.apply(state, Move(type, data))
     except IllegalEvent as refused:
         assert refused.code and refused.message
+
+
+# --- over the API: the pot, the dice, refusals as 422 --------------------------------------------
+
+
+def test_a_round_over_the_api_shows_the_dice_the_pot_and_its_ledger(api: Any) -> None:
+    body = {"kind": "multiplication", "seats": [{"name": "Ann"}, {"name": "Bob"}]}
+    game = api.post("/api/v1/games/", body, format="json").json()
+    assert game["pot"] == {"balance": 2, "nets": [-1, -1]}
+    assert game["dice"]["dice_in_cup"] == 3 and game["expected"] == ["dice.thrown"]
+
+    def throw(*faces: str) -> Any:
+        event = {"id": str(uuid.uuid4()), "type": "dice.thrown", "data": {"faces": list(faces)}}
+        return api.post(f"/api/v1/games/{game['id']}/events/", event, format="json")
+
+    refused = throw("3", "1")
+    assert refused.status_code == 422 and refused.json()["code"] == "throw.wrong_dice_count"
+    for faces in (["3", "1", "2"], ["4", "2"], ["6"], ["1", "1", "1"], ["1", "1"], ["1"]):
+        answer = throw(*faces)
+        assert answer.status_code == 201, answer.json()
+    shown = answer.json()["game"]
+    assert shown["status"] == "finished" and shown["result"]["winner"] == [0]
+    assert shown["dice"]["turns"][0]["how"] == "(3 + 4) × 6 = 42"
+    ledger = api.get(f"/api/v1/games/{game['id']}/pot/").json()
+    assert ledger["balance"] == 0 and ledger["nets"] == [1, -1]
+    assert [(m["kind"], m["seat"], m["chips"]) for m in ledger["movements"]] == [
+        ("ante", 0, 1),
+        ("ante", 1, 1),
+        ("win", 0, -2),
+    ]

@@ -194,6 +194,14 @@ def test_under_split_the_tied_share_the_pot_and_the_remainder_stays() -> None:
     assert BOSTON.match_report(state) == {"nets": [0, -1, 0], "pot_left": 1}
 
 
+def test_multiplication_ties_follow_boston_tie_too() -> None:
+    # D-MUL-2: (3 + 4) x 6 = 42 for both; split, or played off
+    tied = [turn("3 1 2", "4 2", "6"), turn("4 2 1", "3 3", "6")]
+    state = played(tied, MULT, seats=2, ruleset=SPLIT)
+    assert MULT.view(state)["pot"] == {"balance": 0, "nets": [0, 0]}
+    assert played(tied, MULT, seats=2).playoff == 1
+
+
 def test_chips_carried_from_the_last_round_go_to_this_rounds_winner() -> None:
     state = new_round(carried=1)
     assert BOSTON.pot_ledger(state)[0] == {"kind": "carry", "seat": None, "chips": 1}

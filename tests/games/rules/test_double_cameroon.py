@@ -306,6 +306,7 @@ def test_groupings_are_listed_only_when_few() -> None:
     for move in listed:
         GAME.apply(state, move)
     mixed = "1 2 3 4 5 6 1 2 3 4"
+    assert len(groupings(tens.split(), CATEGORIES[:3])) == 18
     assert len(groupings(mixed.split(), CATEGORIES)) > 256
     assert GAME.legal_events(played([throw(mixed), keep(mixed)])) is None
 
