@@ -10,7 +10,7 @@ adds ``GOOD`` and ``EVIL``. The suit labels are the service's own (D-TAR-2).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -381,8 +381,11 @@ def table_discard(table: Table, data: Mapping[str, Any]) -> Table:
     return dataclasses.replace(table, discards=tuple(discards), hands=hands)
 
 
-def read_play(table: Table, data: Mapping[str, Any]) -> tuple[int, str]:
-    """The seat and card of ``card.played``, checked: on turn, unseen, held if hands known."""
+def read_play(
+    table: Table, data: Mapping[str, Any], again: Collection[str] = ()
+) -> tuple[int, str]:
+    """The seat and card of ``card.played``, checked: on turn, unseen (unless it may come back
+    into play, as Last Laugh's Fool does), held if hands known."""
     if table.trick_full:
         raise IllegalEvent(
             "trick.winner_due", "The trick is complete: record who won it (trick.won)."
@@ -395,7 +398,8 @@ def read_play(table: Table, data: Mapping[str, Any]) -> tuple[int, str]:
             f"Seat {seat} cannot play {name(card)}: seat {table.to_play} plays next.",
             seat=seat,
         )
-    _check_unseen(table, card)
+    if card not in again:
+        _check_unseen(table, card)
     _check_held(table, seat, card)
     return seat, card
 
