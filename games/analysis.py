@@ -8,9 +8,12 @@ from typing import Any
 from games import folding
 from games.models import Stream
 from games.rules.errors import IllegalEvent
+from games.rules.solve import duel
 from games.rules.solve import solitaire as solitaire_solver
 
 SOLVERS = {"scarney-solitaire": solitaire_solver.best_line}
+# Two-player games: ``solve(rules, state) -> {"winner", "line"}``.
+DUEL_SOLVERS = {"scarney-doubles": duel.analyse, "high-low-scarney": duel.analyse}
 
 
 def analyse(stream: Stream) -> dict[str, Any]:
@@ -21,9 +24,14 @@ def analyse(stream: Stream) -> dict[str, Any]:
 
 
 def _analyse_two_player(stream: Stream) -> dict[str, Any]:
-    """A two-player game whose rule engine has ``analyse(state)``: ``{"winner", "line"}``."""
+    """A two-player game: ``{"winner", "line"}`` from games.rules.solve.duel, or from the rule
+    engine's own ``analyse(state)`` where it has one."""
     folded = folding.load(stream)
-    analyse_state = getattr(folded.engine.rules, "analyse", None)
+    rules = folded.engine.rules
+    solve = DUEL_SOLVERS.get(stream.kind)
+    if solve is not None:
+        return dict(solve(rules, folded.state))
+    analyse_state = getattr(rules, "analyse", None)
     if analyse_state is None:
         raise IllegalEvent("analysis.unavailable", f"There is no solver for {stream.kind}.")
     return dict(analyse_state(folded.state))

@@ -376,13 +376,13 @@ def analyse(rules: Any, state: Any) -> dict[str, Any]:
         raise IllegalEvent(
             "analysis.no_position", "The pawns are not all placed yet: there is nothing to solve."
         )
-    board = _board(rules.view(state)["board"])
+    view = rules.view(state)
+    board = _board(view["board"])
     to_move = int(rules.current_player(state))
     if rules.kind == "high-low-scarney":
         return solve_high_low(board, to_move).as_dict()
     ruleset = getattr(state, "ruleset", None)
-    on_board = sum(1 for pawn in board if pawn is not None)
-    takeoffs = (2 if on_board == 16 else 1) if TAKEN_OFF in expected else 0
+    takeoffs = _TAKEOFFS_DUE.get(view.get("phase"), 0) if TAKEN_OFF in expected else 0
     scores = rules.scores(state)
     duel = solve_doubles(
         board,
@@ -395,6 +395,10 @@ def analyse(rules: Any, state: Any) -> dict[str, Any]:
         == "remover",
     )
     return duel.as_dict()
+
+
+# Take-offs still due in each phase of the Doubles engine (RULES.md 4.3).
+_TAKEOFFS_DUE = {"takeoff_1": 2, "takeoff_2": 1}
 
 
 def _credit_to_remover(ruleset: Any) -> bool:
