@@ -70,6 +70,10 @@ def play(
 # --- Double Cameroon ---------------------------------------------------------------------------
 
 
+# 50 + 30 + 21, a full house of 6 6 6 5 5, and five of each number.
+BEST_SHEET = 50 + 30 + 21 + 28 + 5 * (6 + 5 + 4 + 3 + 2 + 1)
+
+
 def cameroon_move(state: Any, rng: random.Random) -> Move:
     if state.phase == KEEP and rng.random() < 0.8:
         optional = list(state.showing)
@@ -98,6 +102,7 @@ def test_random_double_cameroon_games_fill_every_box_and_replay(seed: int) -> No
         assert unused_categories(sheet) == ()
         assert all(box.points == category_points(box.category, box.dice) for box in sheet)
         assert rules.scores(state)[seat].total == sum(box.points for box in sheet)
+        assert 0 <= rules.scores(state)[seat].total <= BEST_SHEET
     result = rules.result(state)
     best = max(s.total for s in result.scores)
     assert result.winners == tuple(s.seat for s in result.scores if s.total == best)

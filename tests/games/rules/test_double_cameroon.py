@@ -1,5 +1,6 @@
 """The Double Cameroon rule engine: RULES.md 12 (turns, keeping, grouping, the ten categories)."""
 
+from itertools import combinations_with_replacement
 from typing import Any
 
 import pytest
@@ -113,6 +114,18 @@ def test_five_of_a_kind_counts_as_a_full_house_under_the_house_rule() -> None:
     ruleset = Ruleset(cameroon_five_counts_as_full_house=True)
     assert category_points("full_house", "2 2 2 2 2".split(), ruleset) == 10
     assert category_points("full_house", "3 3 3 5 5".split(), ruleset) == 19
+
+
+def test_each_category_scores_exactly_the_values_appendix_c_allows() -> None:
+    every_five = list(combinations_with_replacement("123456", 5))
+    values = {c: {category_points(c, five) for five in every_five} for c in CATEGORIES}
+    assert values["five_of_a_kind"] == {0, 50}
+    assert values["large_cameroon"] == {0, 30}
+    assert values["little_cameroon"] == {0, 21}
+    full_houses = {3 * x + 2 * y for x in range(1, 7) for y in range(1, 7) if x != y}
+    assert values["full_house"] == {0} | full_houses
+    for face, category in enumerate(["aces", "twos", "threes", "fours", "fives", "sixes"], 1):
+        assert values[category] == {n * face for n in range(6)}
 
 
 def test_there_are_ten_categories_so_five_turns_each() -> None:
