@@ -31,7 +31,7 @@ from games.rules.registry import register
 
 BOSTON, MULTIPLICATION = "going-to-boston", "multiplication"
 THROWN = "dice.thrown"
-DICE = 3
+DICE = 3  # and so three throws: each sets one die aside
 MIN_SEATS, MAX_SEATS = 2, 20
 PLAYOFF, SPLIT = "playoff", "split"
 SETUP_KEYS = frozenset({"first_player", "carried"})
@@ -65,7 +65,7 @@ class PotEntry:
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """A turn: its throws, the three dice set aside, and (once complete) its score.
+    """A finished turn: its throws, the three dice set aside, and its score.
 
     ``playoff`` is 0 for the round itself and n for the n-th play-off of a tie.
     """

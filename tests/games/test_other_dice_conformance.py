@@ -293,3 +293,30 @@ def test_a_round_over_the_api_shows_the_dice_the_pot_and_its_ledger(api: Any) ->
         ("ante", 1, 1),
         ("win", 0, -2),
     ]
+
+
+def test_a_session_sheet_over_the_api_is_settled_by_the_pot(
+    api: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    body = {
+        "format": "going-to-boston",
+        "players": [{"name": "Ann"}, {"name": "Bob"}],
+        "entry": "sheet",
+        "ruleset": {"ante_chips": 3},
+    }
+    match = api.post("/api/v1/matches/", body, format="json").json()
+    url = f"/api/v1/matches/{match['id']}/events/"
+
+    def enter(data: dict[str, Any]) -> Any:
+        event = {"id": str(uuid.uuid4()), "type": "game.scored", "data": data}
+        return api.post(url, event, format="json")
+
+    refused = enter({"scores": [12, 12]})
+    assert refused.status_code == 422 and refused.json()["code"] == "sheet.playoff_missing"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert enter({"scores": [12, 12], "playoffs": [[4, 9]]}).status_code == 201
+        assert enter({"scores": [3, 18]}).status_code == 201
+    detail = api.get(f"/api/v1/matches/{match['id']}/").json()
+    assert detail["status"] == "settled"
+    assert detail["settlement"]["payments"] == [{"from": 0, "to": 1, "points": 6}]
+    assert [row["total"] for row in detail["standing"]] == [6, -6]
