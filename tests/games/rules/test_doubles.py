@@ -409,3 +409,38 @@ def test_random_legal_games_always_total_forty(seed: int) -> None:
     assert state.sweeper == expected_sweeper
     assert DOUBLES.legal_events(state) == [] and DOUBLES.expected(state) == []
     json.dumps(DOUBLES.view(state))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_legal_take_offs_and_jumps_are_exactly_those_accepted(seed: int) -> None:
+    rng = random.Random(seed)
+    state = new_game(PREMATURE)
+    while state.phase in ("colours", "placing"):
+        state = DOUBLES.apply(state, rng.choice(DOUBLES.legal_events(state)))
+    for _ in range(seed):
+        if not DOUBLES.is_terminal(state):
+            legal = [m for m in DOUBLES.legal_events(state) if m.type != "game.scarney_called"]
+            state = DOUBLES.apply(state, rng.choice(legal))
+    candidates = [take(c) for c in range(1, 17)] + [
+        jump(f, t) for f in range(1, 17) for t in range(1, 17)
+    ]
+    candidates.append(CALL)
+    accepted = []
+    for move in candidates:
+        try:
+            DOUBLES.apply(state, move)
+        except IllegalEvent:
+            continue
+        accepted.append(move)
+    assert sorted(map(repr, accepted)) == sorted(map(repr, DOUBLES.legal_events(state)))
+
+
+@settings(max_examples=80, deadline=None)
+@given(setup=st.dictionaries(st.sampled_from(["starter", "to_move", "position", "x"]), JSON))
+def test_any_setup_starts_a_game_or_is_refused_as_a_bad_setup(setup: dict[str, Any]) -> None:
+    try:
+        state = DOUBLES.initial_state(setup, None, 2)
+    except BadSetup as refused:
+        json.dumps(refused.data)
+    else:
+        assert isinstance(state, State)

@@ -2,6 +2,7 @@
 
 import json
 import random
+from itertools import combinations
 from typing import Any
 
 import pytest
@@ -391,3 +392,35 @@ def test_random_legal_games_score_within_the_bounds_of_appendix_c3(seed: int) ->
     else:
         assert 2 <= score <= 37
     json.dumps(HIGH_LOW.view(state))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_legal_removals_are_exactly_the_removals_accepted(seed: int) -> None:
+    rng = random.Random(seed)
+    state = new_game()
+    while state.phase != "play":  # a random layout
+        state = HIGH_LOW.apply(state, rng.choice(HIGH_LOW.legal_events(state)))
+    for _ in range(seed):
+        state = HIGH_LOW.apply(state, rng.choice(HIGH_LOW.legal_events(state)))
+    accepted = set()
+    for size in (1, 2, 3):
+        for circles in combinations(range(1, 17), size):
+            try:
+                HIGH_LOW.apply(state, remove(*circles))
+            except IllegalEvent:
+                continue
+            accepted.add(circles)
+    listed = {tuple(sorted(m.data["circles"])) for m in HIGH_LOW.legal_events(state)}
+    assert accepted == listed
+    assert len(listed) == len(HIGH_LOW.legal_events(state))  # no removal listed twice
+
+
+@settings(max_examples=80, deadline=None)
+@given(setup=st.dictionaries(st.sampled_from(["starter", "to_move", "position", "x"]), JSON))
+def test_any_setup_starts_a_game_or_is_refused_as_a_bad_setup(setup: dict[str, Any]) -> None:
+    try:
+        state = HIGH_LOW.initial_state(setup, None, 2)
+    except BadSetup as refused:
+        json.dumps(refused.data)
+    else:
+        assert isinstance(state, State)

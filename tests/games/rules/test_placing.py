@@ -231,3 +231,20 @@ def test_unknown_events_bad_data_and_moves_after_the_end_are_refused_in_that_ord
         codes.append(refused.value.code)
     assert codes == ["event.unknown_type", "event.bad_data", "game.over"]
     placing.check_event(Move("pawn.placed", {}), types, "Game", False)
+
+
+def test_the_legal_placements_are_exactly_the_placements_accepted() -> None:
+    sides, board = BLACK_RED, EMPTY_BOARD
+    for _ in range(5):  # a few placements in, alternating sides
+        sides, board = placing.apply(sides, board, placing.legal_moves(sides, board)[-1])
+    accepted = set()
+    for circle in range(1, 17):
+        for pawn in [c + str(s) for c in "BRYG" for s in range(1, 5)]:
+            try:
+                placing.apply(sides, board, put(circle, pawn))
+            except IllegalEvent:
+                continue
+            accepted.add((circle, pawn))
+    listed = {(m.data["circle"], m.data["pawn"]) for m in placing.legal_moves(sides, board)}
+    assert accepted == listed
+    assert len(listed) == 6 * 11  # seat 0 (two placed) has six pawns for the eleven empty circles

@@ -414,3 +414,41 @@ def test_random_legal_games_end_with_an_attainable_total_for_the_active_player(s
     assert active.total in attainable_totals()
     assert moves >= 1 + 16 + 1
     json.dumps(SINGLES.view(state))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_legal_jumps_are_exactly_the_jumps_accepted(seed: int) -> None:
+    rng = random.Random(seed)
+    state = new_game(2)
+    while state.phase != "jumping":
+        state = SINGLES.apply(state, rng.choice(SINGLES.legal_events(state)))
+    for _ in range(seed):
+        jumps = [m for m in SINGLES.legal_events(state) if m.type == "pawn.jumped"]
+        if jumps:
+            state = SINGLES.apply(state, rng.choice(jumps))
+    accepted = set()
+    for frm in range(1, 17):
+        for to in range(1, 17):
+            try:
+                SINGLES.apply(state, jump(frm, to))
+            except IllegalEvent:
+                continue
+            accepted.add((frm, to))
+    listed = {(m.data["from"], m.data["to"]) for m in SINGLES.legal_events(state) if m.data}
+    assert accepted == listed
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    setup=st.dictionaries(st.sampled_from(["active", "opponent", "position", "x"]), JSON),
+    seats=st.integers(2, 16),
+)
+def test_any_setup_starts_a_game_or_is_refused_as_a_bad_setup(
+    setup: dict[str, Any], seats: int
+) -> None:
+    try:
+        state = SINGLES.initial_state(setup, None, seats)
+    except BadSetup as refused:
+        json.dumps(refused.data)
+    else:
+        assert isinstance(state, State)
