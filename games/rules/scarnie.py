@@ -634,12 +634,12 @@ def _in_play(state: State, move: Move) -> State:
         raise IllegalEvent(
             "deal.already_made", f"Deal {state.deal} is already faced up; play goes on."
         )
-    station, positions = _read_removal(move.data)
+    station, positions = _read_removal(state, move.data)
     pawns = _check_removal(state, station, positions)
     return _removed(state, station, positions, pawns)
 
 
-def _read_removal(data: Mapping[str, Any]) -> tuple[int, tuple[int, ...]]:
+def _read_removal(state: State, data: Mapping[str, Any]) -> tuple[int, tuple[int, ...]]:
     """The station and positions named, from ints with "station" or ``S2P5`` texts."""
     given = data.get("positions")
     if not isinstance(given, list | tuple):
@@ -648,29 +648,37 @@ def _read_removal(data: Mapping[str, Any]) -> tuple[int, tuple[int, ...]]:
             "'positions' of pawns.removed must list the positions 1-7 emptied.",
             field="positions",
         )
-    if not 1 <= len(given) <= MAX_REMOVED:
-        raise IllegalEvent(
-            "remove.count",
-            f"A move removes one to three pawns, not {len(given)}"
-            f"{' (' + ', '.join(str(p) for p in given) + ')' if given else ''}.",
-            count=len(given),
-        )
     station = data.get("station")
     if station is not None and _number_key(station, STATIONS) != station:
         raise IllegalEvent(
             "event.bad_data", f"'station' must be 1 to 4, not {station!r}.", field="station"
         )
     named = [_read_position(station, item) for item in given]
+    places = [_place(state, s, p) for s, p in named]
+    if not 1 <= len(named) <= MAX_REMOVED:
+        listed = f" ({', '.join(places)})" if places else ""
+        raise IllegalEvent(
+            "remove.count",
+            f"A move removes one to three pawns, not {len(named)}{listed}.",
+            count=len(named),
+            positions=[at(s, p) for s, p in named],
+        )
     stations = sorted({s for s, _ in named})
     if len(stations) > 1:
-        places = ", ".join(at(s, p) for s, p in named)
         raise IllegalEvent(
             "remove.two_stations",
-            f"{places} are on stations {' and '.join(map(str, stations))}; "
+            f"{', '.join(places)} are on stations {' and '.join(map(str, stations))}; "
             "one move removes pawns from one station only.",
             stations=stations,
+            positions=[at(s, p) for s, p in named],
         )
     return stations[0], tuple(p for _, p in named)
+
+
+def _place(state: State, station: int, position: int) -> str:
+    """A position and the pawn on it, for a refusal's sentence: ``8a on S2P1``, or ``S2P1``."""
+    pawn = state.stations[station - 1][position - 1]
+    return at(station, position) if pawn is None else f"{pawn.label} on {at(station, position)}"
 
 
 def _read_position(station: Any, item: Any) -> tuple[int, int]:
@@ -692,12 +700,13 @@ def _read_position(station: Any, item: Any) -> tuple[int, int]:
 
 
 def _check_removal(state: State, station: int, positions: tuple[int, ...]) -> tuple[Pawn, ...]:
-    places = ", ".join(at(station, p) for p in positions)
     twice = sorted({p for p in positions if positions.count(p) > 1})
     if twice:
+        places = ", ".join(at(station, p) for p in positions)
         raise IllegalEvent(
             "remove.duplicate",
-            f"{at(station, twice[0])} is named twice in {places}; each pawn is removed once.",
+            f"{_place(state, station, twice[0])} is named twice in {places}; "
+            "each pawn is removed once.",
             station=station,
             positions=list(positions),
         )

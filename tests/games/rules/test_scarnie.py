@@ -344,12 +344,16 @@ def test_any_player_may_remove_from_any_station_in_the_position_notation() -> No
 @pytest.mark.parametrize(
     "move, code, words",
     [
-        (remove(2), "remove.count", "not 0"),
-        (remove(2, 1, 2, 3, 4), "remove.count", "not 4 (1, 2, 3, 4)"),
-        (remove(2, 1, 1), "remove.duplicate", "S2P1 is named twice in S2P1, S2P1"),
+        (remove(2), "remove.count", "not 0."),
+        (remove(2, 1, 2, 3, 4), "remove.count", "not 4 (8a on S2P1, 9a on S2P2, 10a on S2P3, 11a"),
+        (remove(2, 1, 1), "remove.duplicate", "8a on S2P1 is named twice in S2P1, S2P1"),
         (remove(2, 1, 3, 1), "remove.duplicate", "S2P1 is named twice"),
-        (remove(1, 1, "S2P2"), "remove.two_stations", "S1P1, S2P2 are on stations 1 and 2"),
-        (remove(None, "S3P1", "S4P1"), "remove.two_stations", "S3P1, S4P1"),
+        (
+            remove(1, 1, "S2P2"),
+            "remove.two_stations",
+            "1a on S1P1, 9a on S2P2 are on stations 1",
+        ),
+        (remove(None, "S3P1", "S4P1"), "remove.two_stations", "15a on S3P1, 22b on S4P1"),
         (remove(3, 6, 7), "remove.mixed_colours", "20a on S3P6, 21b on S3P7 are of two colours"),
         (remove(1, 4), "remove.empty_position", "No pawn stands on S1P4 (4a was removed"),
         (remove(1, 2, 4, 5), "remove.empty_position", "No pawn stands on S1P4"),
