@@ -185,7 +185,11 @@ def test_take_offs_must_be_low_pawns_and_come_before_any_jump() -> None:
     assert high.message.startswith("B3 on C9 cannot be taken off")
     assert refusal(state, jump(3, 1)).code == "takeoff.required"
     second = play(state, take(6))
-    assert refusal(second, take(6)).code == "takeoff.empty_circle"
+    empty = refusal(second, take(6))
+    assert (empty.code, empty.message) == (
+        "takeoff.empty_circle",
+        "There is no pawn on C6 to take off.",
+    )
     assert refusal(second, jump(8, 6)).code == "takeoff.required"
 
 

@@ -231,9 +231,25 @@ def test_the_jump_refusals_of_solitaire_apply() -> None:
     same = refusal(state, jump(14, 6))
     assert same.code == "jump.same_colour"
     assert same.message == "R4 on C14 cannot jump R3 on C10: pawns of one colour."
-    assert refusal(state, jump(6, 8)).code == "jump.empty_from"
+    cases = [
+        (jump(6, 8), "jump.empty_from", "There is no pawn on C6 to jump with."),
+        (
+            jump(2, 10),
+            "jump.nothing_to_jump",
+            "R1 on C2 cannot jump to C10: there is no pawn on C6.",
+        ),
+        (jump(1, 3), "jump.landing_occupied", "B1 on C1 cannot jump R1 on C2: C3 is taken by Y1."),
+        (
+            Move("pawn.jumped", {"from": 8, "to": 6, "over": 5}),
+            "jump.over_mismatch",
+            "A jump from C8 to C6 goes over C7, not C5.",
+        ),
+    ]
+    for move, code, message in cases:
+        error = refusal(state, move)
+        assert (error.code, error.message) == (code, message)
     assert refusal(state, jump(1, 6)).code == "jump.not_straight"
-    assert refusal(state, jump(1, 3)).code == "jump.landing_occupied"
+    assert refusal(state, Move("pawn.jumped", {"from": 8})).code == "event.bad_data"
 
 
 @pytest.mark.parametrize("state_of", [new_game, placed])
