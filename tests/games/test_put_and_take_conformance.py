@@ -71,6 +71,8 @@ def assert_chips_conserved(state: State, before: State) -> None:
     assert view["balance"] >= 0
     assert sum(view["nets"]) + view["balance"] == 0
     assert view["balance"] == sum(movement.chips for movement in state.ledger)
+    if state.phase in ("round_over", "over"):
+        assert view["balance"] == 0  # D-PT-8: nothing carries over to the next round
 
 
 def play_session(

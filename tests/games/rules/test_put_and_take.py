@@ -446,6 +446,7 @@ def test_the_pot_is_never_negative_and_the_nets_and_pot_always_sum_to_zero() -> 
             assert state.balance >= 0
             assert sum(nets(state)) + state.balance == 0
             assert state.balance == sum(m.chips for m in state.ledger)
+            assert state.phase == "shooting" or state.balance == 0  # D-PT-8
         state = play(state, END)
         assert state.balance == 0 and sum(nets(state)) == 0
 
