@@ -705,16 +705,27 @@ def frame_totals(state: State) -> list[int]:
 
 
 def _seat_score(state: State, seat: int) -> SeatScore:
-    points, bonuses = 0, []
+    """Kept number totals as points; bonuses itemised by kind, each throw named in ``why``.
+
+    One award per kind (in the order first earned) keeps a seat's awards distinct by kind, as
+    the read side stores them; the dice of a kind earned once are its ``pawns``.
+    """
+    points = 0
+    earned: dict[str, list[tuple[int, Throw]]] = {}
     for frame in state.frames:
         if frame.seat != seat:
             continue
         for throw in frame.kept():
             points += throw.numbers + throw.doubling
             if throw.bonus:
-                why = f"frame {frame.number}: {' '.join(throw.scored)}"
-                bonuses.append(BonusAward(throw.bonus, throw.bonus_points, why, throw.scored))
-    return SeatScore(seat, points, tuple(bonuses))
+                earned.setdefault(throw.bonus, []).append((frame.number, throw))
+    return SeatScore(seat, points, tuple(_award(kind, throws) for kind, throws in earned.items()))
+
+
+def _award(kind: str, throws: list[tuple[int, Throw]]) -> BonusAward:
+    why = "; ".join(f"frame {number}: {' '.join(throw.scored)}" for number, throw in throws)
+    dice = throws[0][1].scored if len(throws) == 1 else ()
+    return BonusAward(kind, sum(throw.bonus_points for _, throw in throws), why, dice)
 
 
 def paid_in(ledger: Sequence[Movement]) -> int:
