@@ -16,6 +16,14 @@ within a session, 6.4).
 Scores at seat level: the deal's points go to the seat that scores (D-SCN-5). With partnerships
 they go to the seat that moved before the killer, which always belongs to the opposing
 partnership; a partnership's score is the sum of its two seats, so partners never count twice.
+
+Events: ``deal.faced_up {"stations": {"1": [{"position", "pawn", "colour"}, ...], ...}}`` (6.4's
+suggested name), ``pawns.removed {"station": 2, "positions": [1, 4]}`` (positions may also be
+written ``"S2P1"``); on the match, ``dealer.drawn {"pawns": [n per seat]}`` (6.3, optional).
+Refusals: ``deal.bad_station``, ``deal.duplicate_pawn``, ``deal.colour_changed``,
+``deal.colour_count``, ``remove.count``, ``remove.duplicate``, ``remove.empty_position``,
+``remove.two_stations``, ``remove.mixed_colours``, ``remove.empties_board``, plus the state
+machine's own ``deal.required`` / ``deal.already_made`` and the draw's ``draw.*``.
 """
 
 from __future__ import annotations
@@ -313,6 +321,7 @@ class ScarnieRules:
         return Result(self.scores(state), winners=deal_winners(state))
 
     def view(self, state: State) -> dict[str, Any]:
+        """The four stations with their pawns and marks, whose turn, the deal and the scores."""
         points = deal_points(state)
         so_far = [before + now for before, now in zip(state.scores_before, points, strict=True)]
         return {
@@ -381,8 +390,8 @@ def _state_from_setup(setup: Any, ruleset: Ruleset, seats: int) -> State:
         turn=dealer,
         ruleset=ruleset,
         deal=_setup_deal(setup.get("deal", 1)),
-        known_colours=read_colours(setup.get("colours"), BadSetup),
-        teams=read_teams(setup.get("teams"), seats, BadSetup, "setup.bad_teams"),
+        known_colours=read_colours(setup.get("colours")),
+        teams=read_teams(setup.get("teams"), seats, "setup.bad_teams"),
         scores_before=_setup_scores(setup.get("scores_before"), seats),
     )
 
@@ -416,9 +425,7 @@ def _setup_scores(scores: Any, seats: int) -> tuple[int, ...]:
     return tuple(scores)
 
 
-def read_teams(
-    teams: Any, seats: int, error: type[BadSetup], code: str
-) -> tuple[tuple[int, ...], ...]:
+def read_teams(teams: Any, seats: int, code: str) -> tuple[tuple[int, ...], ...]:
     """No partnerships, or seats 0 and 2 against 1 and 3 among four players (6.2, D-SCN-6)."""
     if teams is None or (isinstance(teams, list | tuple) and not teams):
         return ()
@@ -430,35 +437,34 @@ def read_teams(
         given = sorted(tuple(sorted(team)) for team in teams)
         if given == sorted(PARTNERSHIPS):
             return PARTNERSHIPS
-    raise error(
+    raise BadSetup(
         code,
         "Scarnie partnerships are for four players, partners sitting opposite: "
         f"[[0, 2], [1, 3]]; {teams!r} with {seats} players is not that.",
     )
 
 
-def read_colours(colours: Any, error: type[BadSetup]) -> tuple[tuple[int, str], ...]:
-    """Colours already seen in the session: {"17": "a", ...} (or pairs, as the state keeps them)."""
-    if not colours:
+def read_colours(colours: Any) -> tuple[tuple[int, str], ...]:
+    """Colours seen in earlier deals of the session, ``{"17": "a", ...}``, as sorted pairs."""
+    if colours is None:
         return ()
-    pairs = colours.items() if isinstance(colours, Mapping) else colours
-    try:
-        known = {_number_key(n, max(PAWN_NUMBERS)): c for n, c in pairs}
-    except (TypeError, ValueError):
-        known = {None: ""}
-    if None in known or not all(_is_colour(c) for c in known.values()):
-        raise error(
-            "setup.bad_colours",
-            "'colours' must map pawn numbers 1-28 to their colour, 'a' or 'b'.",
-        )
+    known = {}
+    for number, colour in colours.items() if isinstance(colours, Mapping) else [(None, None)]:
+        pawn = _number_key(number, max(PAWN_NUMBERS))
+        if pawn is None or not _is_colour(colour):
+            raise BadSetup(
+                "setup.bad_colours",
+                "'colours' must map pawn numbers 1-28 to their colour, 'a' or 'b'.",
+            )
+        known[pawn] = colour
     counts = {c: sum(1 for v in known.values() if v == c) for c in COLOUR_LIMITS}
     if any(counts[c] > COLOUR_LIMITS[c] for c in COLOUR_LIMITS):
-        raise error(
+        raise BadSetup(
             "setup.bad_colours",
             f"'colours' names {counts['a']} pawns a and {counts['b']} pawns b; "
             "there are only 20 a and 8 b.",
         )
-    return tuple(sorted((int(n), str(c)) for n, c in known.items() if n is not None))
+    return tuple(sorted(known.items()))
 
 
 # --- the deal (6.4) ------------------------------------------------------------------------------
@@ -578,8 +584,9 @@ def _read_entry(station: int, entry: Any) -> tuple[int, Pawn]:
 
 def _check_pawns(state: State, stations: tuple[Station, ...]) -> None:
     """Numbers distinct; colours as seen before in the session, within 20 a and 8 b (6.4)."""
+    placed = pawns_left(dataclasses.replace(state, stations=stations))
     where: dict[int, str] = {}
-    for s, p, pawn in pawns_left(dataclasses.replace(state, stations=stations)):
+    for s, p, pawn in placed:
         if pawn.number in where:
             raise IllegalEvent(
                 "deal.duplicate_pawn",
@@ -590,7 +597,7 @@ def _check_pawns(state: State, stations: tuple[Station, ...]) -> None:
         where[pawn.number] = at(s, p)
     known = dict(state.known_colours)
     seen = dict(known)
-    for s, p, pawn in pawns_left(dataclasses.replace(state, stations=stations)):
+    for s, p, pawn in placed:
         before = known.get(pawn.number)
         if before is not None and before != pawn.colour:
             raise IllegalEvent(
@@ -866,7 +873,7 @@ class ScarnieMatch(ScoredMatch):
     max_seats = 4
 
     def check_teams(self, teams: Any, seats: int) -> tuple[tuple[int, ...], ...]:
-        return read_teams(teams, seats, BadSetup, "match.bad_teams")
+        return read_teams(teams, seats, "match.bad_teams")
 
     def is_complete(self, state: ScoredMatchState) -> bool:
         return bool(match_winners(state))
