@@ -186,3 +186,20 @@ def test_the_api_serves_the_dice_the_pot_and_its_ledger(api: Any) -> None:
         ("put", 0, 8, "dice.thrown"),
     ]
     assert ledger["balance"] == 12 and ledger["nets"] == [-10, -2]
+
+
+def test_a_sheet_session_is_entered_as_nets_and_settled(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    match = services.match_start(
+        format=KIND, players=[{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}], entry="sheet"
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        record(match.pk, Move("game.scored", {"scores": [5, -2, -3]}))
+    assert Stream.objects.get(pk=match.pk).status == "settled"
+    settled = assert_replays(match.pk).state.settlement
+    assert settled == {
+        "payments": [{"from": 1, "to": 0, "points": 2}, {"from": 2, "to": 0, "points": 3}],
+        "nets": [5, -2, -3],
+    }
+    assert_rebuild_equal()
