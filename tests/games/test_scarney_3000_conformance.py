@@ -222,3 +222,61 @@ def test_a_strict_sheet_refuses_an_impossible_turn_and_a_lenient_one_warns() -> 
     folded = record(lenient.pk, Move("game.scored", {"turns": [[225, 3000]]}))
     warnings = folded.engine.rules.warnings(folded.state)
     assert [w["code"] for w in warnings] == ["score.not_multiple_of_50"]
+
+
+def test_the_api_serves_the_dice_the_turn_and_the_refusals(api: Any) -> None:
+    body = {
+        "kind": "scarney-3000",
+        "seats": [{"name": "Ann"}, {"name": "Bob"}],
+        "ruleset": {"s3000_target": 250},
+    }
+    game = api.post("/api/v1/games/", body, format="json").json()
+    assert game["expected"] == ["dice.thrown"] and game["legal_events"] is None
+    assert game["dice"]["in_cup"] == 5 and game["dice"]["shooter"] == 0
+
+    def post(type: str, data: dict[str, Any]) -> Any:
+        event = {"id": str(uuid.uuid4()), "type": type, "data": data}
+        return api.post(f"/api/v1/games/{game['id']}/events/", event, format="json")
+
+    for faces in ["D 3 4 6 6", "D 3 6 6", "D D 6"]:
+        assert post("dice.thrown", {"faces": faces.split()}).status_code == 201
+    wrong = post("dice.thrown", {"faces": ["D", "D"]})
+    assert wrong.status_code == 422 and wrong.json()["code"] == "throw.wrong_dice_count"
+    answer = post("dice.thrown", {"faces": ["D"]}).json()["game"]
+    assert answer["dice"]["turn_points"] == 250 and answer["dice"]["may_stand"] is True
+    assert answer["expected"] == ["dice.thrown", "shooter.stood"]
+    done = post("shooter.stood", {}).json()["game"]
+    assert done["status"] == "finished" and done["result"]["winner"] == [0]
+    assert done["scores"][0]["total"] == 250 and done["sheet"][0]["entries"][0]["score"] == 250
+    assert post("shooter.stood", {}).json()["code"] == "game.over"
+
+
+def test_the_api_takes_a_partnership_sheet_with_its_teams(
+    api: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    body = {
+        "format": "partnership-scarney-3000",
+        "players": [{"name": n} for n in "ABCD"],
+        "teams": [[0, 2], [1, 3]],
+        "entry": "sheet",
+    }
+    created = api.post("/api/v1/matches/", body, format="json")
+    assert created.status_code == 201, created.json()
+    match = created.json()["id"]
+    event = {
+        "id": str(uuid.uuid4()),
+        "type": "game.scored",
+        "data": {"turns": [[450, 900, 200, 0], [0, 1200, 300, 500], [250, 400, 0, 0]]},
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = api.post(f"/api/v1/matches/{match}/events/", event, format="json")
+    assert answer.status_code == 201, answer.json()
+    detail = api.get(f"/api/v1/matches/{match}/").json()
+    assert detail["winner"] == [1, 3]
+    assert [row["side_total"] for row in detail["standing"]] == [3000, 3000, 1200, 1200]
+    assert detail["settlement"]["payments"] == [
+        {"from": 0, "to": 1, "points": 1800},
+        {"from": 2, "to": 3, "points": 1800},
+    ]
+    for sheet in ("history/", "score-sheet.csv", "score-sheet.html"):
+        assert api.get(f"/api/v1/matches/{match}/{sheet}").status_code == 200
