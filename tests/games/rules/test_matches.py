@@ -35,7 +35,7 @@ def refusal(state: SolitaireMatchState, move: Move) -> IllegalEvent:
 def test_the_solitaire_format_is_found_by_name_and_others_are_refused() -> None:
     assert match_rules("scarney-solitaire").kind == "scarney-solitaire"
     with pytest.raises(BadSetup) as refused:
-        match_rules("scarney-singles")
+        match_rules("scarney-checkers")
     assert refused.value.code == "match.unknown_format"
 
 
