@@ -1,11 +1,18 @@
-"""Time to solve a full 16-pawn layout from the take-off (RULES.md 2.7 analysis).
+"""Time to solve a full 16-pawn layout from the take-off (RULES.md 2.7 analysis), and the
+two-player solver of games.rules.solve.duel (High-Low Scarney and Scarney Doubles).
 
-For ``--layouts`` seeded random layouts (default 25), the state after ``board.laid_out`` is
-built with the pure rules and ``games.rules.solve.solitaire.best_line`` is timed on it (a fresh
-search each time: the memo lives in one ``_Search``). Prints median, p90 and max; the target is a
-median under 1 s. Pure Python, no database.
+Solitaire: for ``--layouts`` seeded random layouts (default 25), the state after
+``board.laid_out`` is built with the pure rules and ``games.rules.solve.solitaire.best_line`` is
+timed on it (a fresh search each time: the memo lives in one ``_Search``). Prints median, p90 and
+max; the target is a median under 1 s.
 
-Run: ``.venv/bin/python bench/solve.py [--layouts 25] [--seed 2024]``.
+Two players: the median time of a 10-pawn High-Low position (``--duel-positions`` seeded random
+positions, default 25), and for each game the largest position, in pawns, every one of whose
+sampled positions (``--duel-samples`` per size, default 5) is solved in under 1 s. Doubles
+positions of 2-15 pawns are in play (pawns on random circles); its 16-pawn position is a full
+layout with both take-offs still due, the whole game. Pure Python, no database.
+
+Run: ``.venv/bin/python bench/solve.py [--layouts 25] [--seed 2024] [--only solitaire|duel]``.
 """
 
 from __future__ import annotations
@@ -48,8 +55,17 @@ def main() -> None:
     parser.add_argument(
         "--budget", type=float, default=600.0, help="stop starting layouts after this many s"
     )
+    parser.add_argument("--only", choices=["solitaire", "duel"], default=None)
+    parser.add_argument("--duel-positions", type=int, default=25)
+    parser.add_argument("--duel-samples", type=int, default=5)
     args = parser.parse_args()
+    if args.only != "duel":
+        solitaire(args)
+    if args.only != "solitaire":
+        duel(args)
 
+
+def solitaire(args: argparse.Namespace) -> None:
     from games.rules.solve import solitaire as solver
 
     budget = _common.Deadline(args.budget)
@@ -108,6 +124,83 @@ def main() -> None:
             "p90_s": p90,
             "max_s": worst,
             "layouts": [{"seed": r[0], "best": r[1], "positions": r[3], "ms": r[4]} for r in rows],
+        },
+    )
+    print(f"\nappended to {path.relative_to(_common.ROOT)}")
+
+
+def random_board(rng: random.Random, pawns: int) -> tuple[str | None, ...]:
+    from games.rules.board import ALL_PAWNS
+
+    cells: list[str | None] = [None] * 16
+    for circle, pawn in zip(
+        rng.sample(range(16), pawns), rng.sample(ALL_PAWNS, pawns), strict=True
+    ):
+        cells[circle] = pawn
+    return tuple(cells)
+
+
+def time_high_low(board: tuple[str | None, ...]) -> float:
+    from games.rules.solve.duel import solve_high_low
+
+    t0 = time.perf_counter()
+    solve_high_low(board, 0)
+    return time.perf_counter() - t0
+
+
+def time_doubles(board: tuple[str | None, ...]) -> float:
+    from games.rules.solve.duel import solve_doubles
+
+    full = all(pawn is not None for pawn in board)
+    t0 = time.perf_counter()
+    solve_doubles(board, 0, takeoffs=2 if full else 0)
+    return time.perf_counter() - t0
+
+
+def duel(args: argparse.Namespace) -> None:
+    """High-Low at 10 pawns, and the largest position of each game solved in under 1 s."""
+    rng = random.Random(args.seed)
+    ten = [time_high_low(random_board(rng, 10)) for _ in range(args.duel_positions)]
+    print(
+        _common.table(
+            ["figure", "ms", "target", "verdict"],
+            [
+                [
+                    "median",
+                    _common.median(ten) * 1000,
+                    "< 1000",
+                    _common.verdict(_common.median(ten), 1.0, higher_is_better=False),
+                ],
+                ["max", max(ten) * 1000, "-", "-"],
+            ],
+            title=f"High-Low Scarney, {args.duel_positions} random 10-pawn positions",
+        )
+    )
+    largest = {}
+    rows = []
+    for name, timer in (("high-low-scarney", time_high_low), ("scarney-doubles", time_doubles)):
+        largest[name] = 0
+        for pawns in range(2, 17):
+            times = [timer(random_board(rng, pawns)) for _ in range(args.duel_samples)]
+            rows.append([name, pawns, _common.median(times) * 1000, max(times) * 1000])
+            if max(times) >= 1.0:
+                break
+            largest[name] = pawns
+    print()
+    print(_common.table(["game", "pawns", "median ms", "max ms"], rows, title="by position size"))
+    print()
+    for name, pawns in largest.items():
+        print(f"{name}: largest position solved in under 1 s: {pawns} pawns")
+    path = _common.record(
+        "solve-duel",
+        {
+            "args": vars(args),
+            "high_low_10_median_s": _common.median(ten),
+            "high_low_10_max_s": max(ten),
+            "largest_under_1s": largest,
+            "sizes": [
+                {"game": r[0], "pawns": r[1], "median_ms": r[2], "max_ms": r[3]} for r in rows
+            ],
         },
     )
     print(f"\nappended to {path.relative_to(_common.ROOT)}")
