@@ -880,6 +880,19 @@ class StraightDiceMatch(ScoredMatch):
                 )
         return _ranked(rows, winners)
 
+    def games(self, state: ScoredMatchState) -> list[dict[str, Any]]:
+        """The game row, with the score pad's frames: "frame score - cumulative" per seat."""
+        rows = super().games(state)
+        for row, entry in zip(rows, state.entries, strict=True):
+            frames = entry.report.get("frames", [])
+            row["frames"] = [
+                [[score, sum(seat_frames[: i + 1])] for i, score in enumerate(seat_frames)]
+                for seat_frames in frames
+            ]
+            row["pot"] = entry.report.get("pot")
+            row["big_scarney"] = entry.report.get("big_scarney")
+        return rows
+
     def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
         """Every loser's chips paid to the winners: payments from each net, nets summing to 0."""
         report = state.entries[0].report

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
 pytestmark = pytest.mark.django_db
+
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "sheet_straight_dice_b5.json"
 
 
 def start(api: APIClient, kind: str = "straight-scarney-dice", **body: Any) -> dict[str, Any]:
@@ -99,3 +103,37 @@ def test_a_game_without_a_pot_answers_422_pot_none(api: APIClient) -> None:
     game = start(api, kind="scarney-solitaire", seats=[{"name": "Sol"}])
     response = api.get(f"/api/v1/games/{game['id']}/pot/")
     assert response.status_code == 422 and response.json()["code"] == "pot.none"
+
+
+def test_sheet_b5_over_http_settles_the_pot_and_shows_the_score_pad(
+    api: APIClient, django_capture_on_commit_callbacks: Any
+) -> None:
+    fixture = json.loads(FIXTURE.read_text())
+    body = {
+        "format": "straight-scarney-dice",
+        "players": [{"name": name} for name in fixture["players"]],
+        "ruleset": fixture["ruleset"],
+        "entry": "sheet",
+    }
+    match = api.post("/api/v1/matches/", body, format="json").json()
+    event = {"id": str(uuid.uuid4()), "type": "game.scored", "data": fixture["entry"]}
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = api.post(f"/api/v1/matches/{match['id']}/events/", event, format="json")
+    assert answer.status_code == 201, answer.json()
+    detail = api.get(f"/api/v1/matches/{match['id']}/").json()
+    assert detail["status"] == "settled" and detail["winner"] == fixture["expected"]["winners"]
+    assert detail["settlement"]["payments"] == fixture["expected"]["payments"]
+    pad = detail["games"][0]["frames"]
+    assert pad[2][:2] == [[9, 9], [52, 61]] and pad[2][-1] == [0, 168]
+    history = api.get(f"/api/v1/matches/{match['id']}/history/").json()
+    assert history["games"][0]["scores"] == fixture["expected"]["totals"]
+    sheet = api.get(f"/api/v1/matches/{match['id']}/score-sheet.csv")
+    assert sheet.status_code == 200 and b"168 - 168" in sheet.content
+
+
+def test_a_sheet_entry_with_too_few_frames_answers_422(api: APIClient) -> None:
+    body = {"format": "straight-scarney-dice", "players": [{"name": "X"}, {"name": "Y"}]}
+    match = api.post("/api/v1/matches/", {**body, "entry": "sheet"}, format="json").json()
+    event = {"id": str(uuid.uuid4()), "type": "game.scored", "data": {"frames": [[1], [2]]}}
+    answer = api.post(f"/api/v1/matches/{match['id']}/events/", event, format="json")
+    assert answer.status_code == 422 and answer.json()["code"] == "sheet.frame_count"
