@@ -10,6 +10,8 @@ from itertools import combinations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.rules import registry
 from games.rules.base import Move, Rules, fold, make_ruleset, ruleset_as_dict
@@ -830,3 +832,48 @@ def test_a_lenient_sheet_keeps_an_impossible_deal_with_a_warning() -> None:
 def test_a_sheet_deal_is_won_by_its_scorer_and_partner() -> None:
     state = sheet(new_match(4, [[0, 2], [1, 3]]), [0, 0, 0, 9], [0, 0, 0, 0])
     assert [entry.winners for entry in state.entries] == [(1, 3), ()]
+
+
+# --- JSON of any shape is refused with a code, never a crash ----------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=5) | st.just("S2P5"),
+    lambda inner: st.lists(inner, max_size=8) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    type=st.sampled_from(["pawns.removed", "deal.faced_up"]),
+    data=st.dictionaries(
+        st.sampled_from(["station", "positions", "stations"]) | st.text(max_size=3), json_values
+    ),
+    phase=st.sampled_from([DEALING, PLAY]),
+)
+def test_any_removal_or_deal_data_gives_a_state_or_a_coded_refusal(
+    type: str, data: dict[str, Any], phase: str
+) -> None:
+    state = new_deal(3) if phase == DEALING else dealt(3)
+    try:
+        SCARNIE.apply(state, Move(type, data))
+    except IllegalEvent as refused:
+        assert refused.code.count(".") >= 1 and refused.message
+
+
+@settings(max_examples=100, deadline=None)
+@given(marks=json_values, setup=st.dictionaries(st.sampled_from(["dealer", "teams"]), json_values))
+def test_any_marks_or_setup_give_a_ruleset_or_a_coded_refusal(marks: Any, setup: Any) -> None:
+    try:
+        new_deal(4, setup, scarnie_position_marks=marks)
+    except (BadRuleset, BadSetup) as refused:
+        assert refused.code.count(".") >= 1 and refused.message
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.dictionaries(st.just("pawns") | st.text(max_size=3), json_values))
+def test_any_dealer_draw_gives_a_match_or_a_coded_refusal(data: dict[str, Any]) -> None:
+    try:
+        MATCH.apply(new_match(3), Move("dealer.drawn", data))
+    except IllegalEvent as refused:
+        assert refused.code.count(".") >= 1 and refused.message
