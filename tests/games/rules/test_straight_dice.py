@@ -607,3 +607,46 @@ def test_a_live_game_reports_its_pot_and_the_match_settles_it() -> None:
     with pytest.raises(IllegalEvent) as caught:
         MATCH.apply(match, Move("game.finished", {**data, "game": str(data["game"])[::-1]}))
     assert caught.value.code == "match.over"
+
+
+def test_the_frame_of_a_big_scarney_keeps_the_points_held_before_it() -> None:
+    state = play(new_game(), throw("1 3 3 4 6"), throw("6 6 6 6 6"))
+    assert state.frames[0].ended == "big_scarney" and frames_of(state, 0) == [17]
+    assert RULES.scores(state)[0].total == 17
+    assert RULES.match_report(state)["big_scarney"] == 0
+
+
+def test_bonuses_of_one_kind_make_one_award_naming_every_throw() -> None:
+    state = play(new_game(), throw("3 3 3 1 4"), STAND, *SCORE_17, throw("6 6 6 1 4"), STAND)
+    (award,) = RULES.scores(state)[0].bonuses
+    assert (award.kind, award.points) == ("three_of_a_kind", 40)
+    assert award.why == "frame 1: 1 3 3 3 4; frame 2: 1 4 6 6 6" and award.pawns == ()
+    single = RULES.scores(play(new_game(), throw("3 3 3 1 4"), STAND))[0].bonuses[0]
+    assert single.pawns == ("1", "3", "3", "3", "4")
+
+
+def test_the_live_die_of_a_little_scarney_counts_by_house_rule_in_a_frame() -> None:
+    house = play(new_game(little_scarney_counts_live_die=True), DOUBLE, throw("D D D D 6"))
+    assert house.frame is not None and house.frame.held == 25 + 12
+    literal = play(new_game(), DOUBLE, throw("D D D D 6"))
+    assert literal.frame is not None and literal.frame.held == 25
+
+
+def test_undo_takes_back_a_seating_throw() -> None:
+    moves = [throw("1 3 6 D D"), throw("4 4 6 D D"), UNDO]
+    states = fold_states(RULES, new_game(2, {"seating_throws": True}), moves)
+    assert states[-1] == states[1] and RULES.current_player(states[-1]) == 1
+
+
+def test_a_big_scarney_on_a_sheet_wins_whatever_the_totals_and_ranks_first() -> None:
+    frames = [[40, 40, 40], [0, 0, 5], [30, 30]]
+    state = scored(sheet_match(3, ante_chips=2), frames=frames, big_scarney=1)
+    assert state.entries[0].winners == (1,)
+    standing = MATCH.standing(state)
+    assert [(row["seat"], row["rank"], row["chips"]) for row in standing] == [
+        (1, 1, 4),
+        (0, 2, -2),
+        (2, 3, -2),
+    ]
+    game = MATCH.games(state)[0]
+    assert game["big_scarney"] == 1 and game["frames"][0] == [[40, 40], [40, 80], [40, 120]]
