@@ -241,3 +241,36 @@ def test_the_dealer_drawn_on_the_match_deals_first_and_the_deal_passes_left() ->
     assert (deal_1.state.dealer, deal_2.dealer, deal_2.deal) == (1, 2, 2)
     assert list(deal_2.scores_before) == [s.total for s in deal_1.engine.rules.scores(deal_1.state)]
     assert_replays(match.pk)
+
+
+def test_a_sheet_match_to_100_settles_by_difference_and_rebuilds(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    # a score sheet of deals (RULES.md 0.6): seat 0 reaches 100 in the fifth deal
+    players = [{"name": "Gus"}, {"name": "Hal"}, {"name": "Ivy"}]
+    ruleset = {"scarnie_settlement": "difference", "scarnie_position_marks": {"7": "double"}}
+    match = services.match_start(format="scarnie", players=players, ruleset=ruleset, entry="sheet")
+    deals = [[0, 17, 0], [56, 0, 0], [0, 0, 9], [20, 0, 0], [24, 0, 0]]
+    with django_capture_on_commit_callbacks(execute=True):
+        for scores in deals:
+            record(match.pk, Move("game.scored", {"scores": scores}))
+    folded = assert_replays(match.pk)
+    assert Stream.objects.get(pk=match.pk).status == "settled"
+    assert folded.state.settlement == {
+        "payments": [{"from": 1, "to": 0, "points": 83}, {"from": 2, "to": 0, "points": 91}],
+        "nets": [174, -83, -91],
+    }
+    with pytest.raises(IllegalEvent) as refused:
+        record(match.pk, Move("game.scored", {"scores": [1, 0, 0]}))
+    assert refused.value.code == "match.over"
+    assert_rebuild_equal()
+
+
+def test_a_strict_sheet_refuses_a_deal_score_no_pawn_can_give() -> None:
+    players = [{"name": "Jo"}, {"name": "Kit"}]
+    match = services.match_start(format="scarnie", players=players, entry="sheet")
+    with pytest.raises(IllegalEvent) as refused:
+        record(match.pk, Move("game.scored", {"scores": [0, 29]}))
+    assert refused.value.code == "score.unattainable" and "Seat 1 cannot score 29" in str(
+        refused.value
+    )
