@@ -429,24 +429,31 @@ def read_winner(table: Table, data: Mapping[str, Any], decided: int | None) -> i
     return winner
 
 
-def table_win(table: Table, winner: int) -> Table:
-    """Close the trick; the winner leads the next; with hands known, empty hands end the hand."""
+def table_win(table: Table, winner: int, auto_end: bool = True) -> Table:
+    """Close the trick; the winner leads the next; with hands known, empty hands end the hand
+    (unless the module still takes events after the last trick: ``auto_end=False``)."""
     done = dataclasses.replace(table.current, winner=winner)
-    over = table.hands is not None and not any(table.hands)
+    over = auto_end and table.hands is not None and not any(table.hands)
     return dataclasses.replace(
         table, tricks=(*table.tricks, done), current=Trick(winner), over=over
     )
 
 
 def table_end(table: Table) -> Table:
-    """``hand.ended``: without recorded hands the table says when the last trick was played."""
-    if table.hands is not None:
+    """``hand.ended``: after a complete, won trick; with hands recorded, once they are empty."""
+    if table.hands is not None and any(table.hands):
         raise IllegalEvent(
             "hand.not_over", "The hands are recorded: the hand ends when they are played out."
         )
     if table.current.plays or not table.tricks:
         raise IllegalEvent("hand.not_over", "A hand ends after a complete, won trick.")
     return dataclasses.replace(table, over=True)
+
+
+def table_can_end(table: Table) -> bool:
+    if table.over or table.current.plays or not table.tricks:
+        return False
+    return table.hands is None or not any(table.hands)
 
 
 def table_last_trick(table: Table) -> bool:

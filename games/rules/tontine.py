@@ -148,7 +148,9 @@ class TontineRules:
             return dataclasses.replace(state, table=cards.table_play(table, seat, card))
         if move.type == WON:
             winner = cards.read_winner(table, data, None)
-            return dataclasses.replace(state, table=cards.table_win(table, winner))
+            # Claims of the last trick are still to come: the table says when the hand ends.
+            table = cards.table_win(table, winner, auto_end=False)
+            return dataclasses.replace(state, table=table)
         return dataclasses.replace(state, table=cards.table_end(table))
 
     def expected(self, state: State) -> list[str]:
@@ -173,6 +175,8 @@ class TontineRules:
             return []
         if table.trick_full:
             return [Move(WON, {"winner": seat}) for seat, _ in table.current.plays]
+        if cards.table_can_end(table):
+            return [*_claim_moves(state), Move(HAND_ENDED, {})]
         plays = cards.table_moves(table)
         if plays is None:
             return None
