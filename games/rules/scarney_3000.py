@@ -538,18 +538,20 @@ def _seat_score(state: State, seat: int) -> SeatScore:
 
 
 def turn_bonuses(turn: Turn, number: int) -> tuple[BonusAward, ...]:
-    """The bonus hands of an entered turn; all were confirmed, as no one stands on pending."""
+    """The bonus hands of an entered turn; all were confirmed, as no one stands on pending.
+
+    The kind names the hand (``three_6s``, ``four_dead_dice``): one kind has one value in a
+    game, so a seat's awards of one kind are identical rows on the read side.
+    """
     awards = []
     for throw in turn.throws:
-        if throw.dead >= 3:
-            why = f"{hand_name(DEAD, throw.dead)}, turn {number}"
-            awards.append(
-                BonusAward("dead_dice_bonus", throw.dead_points, why, (DEAD,) * throw.dead)
-            )
+        hands = [(DEAD, throw.dead, throw.dead_points, "")] if throw.dead >= 3 else []
         if throw.bonus_face:
-            why = f"{hand_name(throw.bonus_face, throw.bonus_dice)} confirmed, turn {number}"
-            dice = (throw.bonus_face,) * throw.bonus_dice
-            awards.append(BonusAward("number_bonus", throw.bonus_points, why, dice))
+            hands.append((throw.bonus_face, throw.bonus_dice, throw.bonus_points, " confirmed"))
+        for face, count, points, confirmed in hands:
+            name = hand_name(face, count)
+            why = f"{name}{confirmed}, turn {number}"
+            awards.append(BonusAward(name.replace(" ", "_"), points, why, (face,) * count))
     return tuple(awards)
 
 

@@ -83,6 +83,9 @@ def assert_game_within_the_rules(game_id: uuid.UUID, folded: folding.Folded) -> 
     scores = rules.scores(state)
     assert [s.total for s in scores] == totals(state)
     assert all(s.total == s.points + sum(b.points for b in s.bonuses) for s in scores)
+    # one kind, one value: the read side's bonus rows of a seat are identical within a kind
+    awards = {(s.seat, b.kind, b.points, b.pawns) for s in scores for b in s.bonuses}
+    assert len(awards) == len({award[:2] for award in awards})
     groups = state.teams or tuple((seat,) for seat in range(state.seats))
     side_totals = [sum(totals(state)[seat] for seat in group) for group in groups]
     winning = groups.index(state.winners)

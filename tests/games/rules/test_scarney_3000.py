@@ -323,7 +323,7 @@ def test_d_3000_8_five_dead_dice_are_3000_and_the_shooter_still_stands() -> None
     score = RULES.scores(over)[0]
     assert score.points == 0 and score.total == 3000
     assert [(b.kind, b.points, b.pawns) for b in score.bonuses] == [
-        ("dead_dice_bonus", 3000, ("D",) * 5)
+        ("five_dead_dice", 3000, ("D",) * 5)
     ]
 
 
@@ -368,11 +368,19 @@ def test_scores_sum_the_turns_and_itemise_the_bonus_hands() -> None:
     score = RULES.scores(state)[0]
     assert score.total == 1150 and score.points == 50
     assert [(b.kind, b.points, b.pawns) for b in score.bonuses] == [
-        ("number_bonus", 900, ("6", "6", "6")),
-        ("dead_dice_bonus", 200, ("D", "D", "D")),
+        ("three_6s", 900, ("6", "6", "6")),
+        ("three_dead_dice", 200, ("D", "D", "D")),
     ]
     assert "three 6s confirmed" in score.bonuses[0].why
     assert RULES.result(state) is None
+
+
+def test_a_hand_made_twice_gives_two_identical_awards_of_its_kind() -> None:
+    state = play(start(), throw("6 6 6 1 3"), throw("D 4"), STAND)
+    state = play(turns(state, 0), throw("D 6 6 6 1"), STAND)
+    (first, second) = RULES.scores(state)[0].bonuses
+    assert (first.kind, first.points, first.pawns) == (second.kind, second.points, second.pawns)
+    assert first.why.endswith("turn 1") and second.why.endswith("turn 2")
 
 
 def test_bonus_hands_of_a_bust_turn_are_not_awarded() -> None:
