@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.rules.base import Move, fold_states, make_ruleset
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
@@ -256,3 +258,25 @@ def test_a_partnership_sheet_with_a_side_tie_needs_an_extra_frame_for_everyone()
         {"from": 1, "to": 0, "points": 1},
         {"from": 3, "to": 2, "points": 1},
     ]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    teams=st.recursive(
+        st.none() | st.integers(-1, 6) | st.booleans() | st.text(max_size=2),
+        lambda inner: st.lists(inner, max_size=4),
+        max_leaves=10,
+    ),
+    throws=st.booleans(),
+)
+def test_random_teams_are_taken_or_refused_cleanly(teams: Any, throws: bool) -> None:
+    try:
+        state = new_game(4, {"teams": teams, "partner_throws": throws})
+    except BadSetup as refusal:
+        assert refusal.code.startswith("setup.")
+    else:
+        assert sorted(state.sides) == [(0, 2), (1, 3)]
+    try:
+        MATCH.initial_state({}, 4, teams)
+    except BadSetup as refusal:
+        assert refusal.code.startswith("match.")

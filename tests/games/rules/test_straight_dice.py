@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.rules.base import Move, fold, fold_states, make_ruleset
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
@@ -650,3 +652,54 @@ def test_a_big_scarney_on_a_sheet_wins_whatever_the_totals_and_ranks_first() -> 
     ]
     game = MATCH.games(state)[0]
     assert game["big_scarney"] == 1 and game["frames"][0] == [[40, 40], [40, 80], [40, 120]]
+
+
+# --- malformed data of any shape is a refusal, never an exception ---------------------------------
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=3)
+    | st.sampled_from(FACES),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=12,
+)  # fmt: skip
+DATA = st.dictionaries(
+    st.sampled_from(["faces", "opposite", "seat", "frames", "big_scarney", "scores"]), JSON
+)
+
+
+def _states() -> list[State]:
+    return [
+        new_game(),
+        play(new_game(), throw("1 3 3 4 6")),
+        play(new_game(), throw("D D D D 1")),
+        new_game(3, {"seating_throws": True}),
+        play(new_game(), throw("1 1 1 1 1")),
+    ]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    index=st.integers(0, 4),
+    type=st.sampled_from(["dice.thrown", "shooter.stood", "double_down.called"]),
+    data=DATA,
+)
+def test_random_event_data_is_applied_or_refused_never_raising(
+    index: int, type: str, data: dict[str, Any]
+) -> None:
+    try:
+        RULES.apply(_states()[index], Move(type, data))
+    except IllegalEvent as refusal:
+        assert refusal.code and refusal.message
+
+
+@settings(max_examples=100, deadline=None)
+@given(setup=JSON, data=DATA)
+def test_random_setups_and_sheets_are_refused_cleanly(setup: Any, data: dict[str, Any]) -> None:
+    try:
+        RULES.initial_state(setup, Ruleset(), 3)
+    except BadSetup as refusal:
+        assert refusal.code.startswith("setup.")
+    try:
+        scored(sheet_match(3, sheet_entry_validation="lenient"), **data)
+    except IllegalEvent as refusal:
+        assert refusal.code
