@@ -11,8 +11,9 @@ Three formats, each a :class:`~games.rules.matches.ScoredMatch`:
   bonuses of 20 per game won for both players, match bonus and shutout bonus for the winner; the
   signed difference of the totals is paid (D-HL-7).
 
-A sheet line of Singles is a whole round as the books write it (every player's own game, or only
-the tied players' in an extra round); a live Singles game is one game of one active player.
+A sheet line of Singles is either a whole round as the books write it (every player's own game,
+or only the tied players' in an extra round) or one game (the active player's score, the others
+0); a live Singles game is one game of one active player.
 The optional first-player draw (3.3; 5.3 for High-Low) is the match event ``order.drawn``.
 """
 
@@ -245,7 +246,8 @@ class SinglesProgress:
 
     totals: tuple[int, ...]  # every game, extra games included (they decide the winner)
     regular: tuple[int, ...]  # the five rounds only
-    due: tuple[int, ...]  # seats still to play in the current round, in playing order
+    players: tuple[int, ...]  # the seats playing the current round, in playing order
+    due: tuple[int, ...]  # those still to play in it
     round: int  # 1-based; rounds beyond five are extra rounds
     complete: bool
 
@@ -253,8 +255,9 @@ class SinglesProgress:
 def singles_progress(state: ScoredMatchState) -> SinglesProgress:
     """Walk the games round by round: five rounds, then extra rounds of the tied leaders (0.7).
 
-    A live game is one seat's game; a sheet line is a whole round. Each round is played clockwise
-    from the first active player.
+    Each round is played clockwise from the first active player. A live game is one player's
+    game; so is a sheet line with one score (the active player's, the others 0); any other sheet
+    line is a whole round, as the books write it.
     """
     n, first = state.seats, first_player(state)
     order = [(first + k) % n for k in range(n)]
@@ -263,18 +266,23 @@ def singles_progress(state: ScoredMatchState) -> SinglesProgress:
     number = 0
     while True:
         number += 1
-        players = order if number <= SINGLES_ROUNDS else _leaders(order, totals)
+        players = tuple(order if number <= SINGLES_ROUNDS else _leaders(order, totals))
         if number > SINGLES_ROUNDS and len(players) == 1:
-            return SinglesProgress(tuple(totals), tuple(regular), (), number, True)
-        due = list(players)
+            return SinglesProgress(tuple(totals), tuple(regular), players, (), number, True)
+        due = players
         while due:
             entry = next(entries, None)
             if entry is None:
-                return SinglesProgress(tuple(totals), tuple(regular), tuple(due), number, False)
+                return SinglesProgress(tuple(totals), tuple(regular), players, due, number, False)
             for seat, score in enumerate(entry.scores):
                 totals[seat] += score
                 regular[seat] += score if number <= SINGLES_ROUNDS else 0
-            due = due[1:] if entry.game is not None else []
+            due = due[1:] if entry.game is not None or is_one_game(entry.scores) else ()
+
+
+def is_one_game(scores: tuple[int, ...]) -> bool:
+    """A sheet line of one game: only one seat scores (no played game scores 0, Appendix C.1)."""
+    return sum(1 for score in scores if score != 0) == 1
 
 
 def _leaders(order: list[int], totals: list[int]) -> list[int]:
@@ -331,24 +339,47 @@ class SinglesMatch(_BoardMatch):
         return {"active": active, "opponent": (active - 1) % state.seats}
 
     def sheet_issues(self, state: ScoredMatchState, scores: tuple[int, ...]) -> list[IllegalEvent]:
-        """A sheet line: each playing seat's score is attainable (C.1); the others score 0."""
+        """One game (the active player's score, the others 0) or a whole round (each player of
+        the round scores, the others 0); every score played is attainable (Appendix C.1)."""
         progress = singles_progress(state)
+        one_game = is_one_game(scores)
+        if not one_game and progress.due != progress.players:
+            return [_round_begun(progress, scores)]
+        playing = progress.due[:1] if one_game else progress.due
+        if one_game:
+            scorer = next(seat for seat, score in enumerate(scores) if score != 0)
+            if scorer != playing[0]:
+                return [_not_playing(scorer, scores[scorer], playing, progress.round)]
         issues = []
         for seat, score in enumerate(scores):
-            if seat in progress.due and score not in attainable_totals():
+            if seat in playing and score not in attainable_totals():
                 issues.append(_unattainable_singles(seat, score, progress.round))
-            elif seat not in progress.due and score != 0:
-                issues.append(
-                    IllegalEvent(
-                        "score.unattainable",
-                        f"Seat {seat} plays no game in extra round {progress.round} (only seats "
-                        f"{', '.join(map(str, progress.due))} do), so cannot score {score}.",
-                        seat=seat,
-                        score=score,
-                        game=progress.round,
-                    )
-                )
+            elif seat not in playing and score != 0:
+                issues.append(_not_playing(seat, score, playing, progress.round))
         return issues
+
+
+def _not_playing(seat: int, score: int, playing: tuple[int, ...], number: int) -> IllegalEvent:
+    who = f"seat {playing[0]}" if len(playing) == 1 else f"seats {', '.join(map(str, playing))}"
+    return IllegalEvent(
+        "score.unattainable",
+        f"Seat {seat} is not the active player here (round {number}: {who}), so cannot score "
+        f"{score}: only the active player scores in a Scarney Singles game.",
+        seat=seat,
+        score=score,
+        game=number,
+    )
+
+
+def _round_begun(progress: SinglesProgress, scores: tuple[int, ...]) -> IllegalEvent:
+    return IllegalEvent(
+        "score.unattainable",
+        f"Round {progress.round} is under way: seats {', '.join(map(str, progress.due))} still "
+        f"play one game each, so the next line is one game (the active player, seat "
+        f"{progress.due[0]}, alone scores), not {list(scores)}.",
+        scores=list(scores),
+        game=progress.round,
+    )
 
 
 def _unattainable_singles(seat: int, score: int, number: int) -> IllegalEvent:

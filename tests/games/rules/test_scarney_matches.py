@@ -142,10 +142,38 @@ def test_a_sheet_line_with_a_wrong_cumulative_figure_is_refused() -> None:
 
 def test_singles_sheet_scores_outside_appendix_c1_are_refused() -> None:
     state = start(SINGLES_MATCH, 2)
-    for impossible in (0, 38, 48, 191, -5, 101):
+    for impossible in (38, 48, 191, -5, 101):
         assert refusal(SINGLES_MATCH, state, scored([20, impossible])).code == "score.unattainable"
     for possible in (1, 37, 49, 190, 170, 110):
         assert SINGLES_MATCH.sheet_issues(state, (possible, possible)) == []
+
+
+def test_singles_sheet_b1_entered_game_by_game_gives_the_same_settlement() -> None:
+    # given each round's line split into its three games, the active player's score alone
+    sheet = fixture("sheet_singles_b1.json")
+    lines = []
+    for game in sheet["games"]:
+        for seat, score in enumerate(game["scores"]):
+            lines.append(scored([score if s == seat else 0 for s in range(3)]))
+    state = play(SINGLES_MATCH, start(SINGLES_MATCH, 3, sheet_entry_validation="lenient"), lines)
+    assert [(w["game"], w["code"]) for w in SINGLES_MATCH.warnings(state)] == [
+        (10, "score.unattainable")
+    ]
+    assert [
+        row["total"] for row in sorted(SINGLES_MATCH.standing(state), key=lambda r: r["seat"])
+    ] == sheet["lenient"]["totals"]
+    assert settle(SINGLES_MATCH, state)["payments"] == sheet["lenient"]["payments"]
+
+
+def test_a_one_game_sheet_line_is_the_active_players_alone() -> None:
+    state = start(SINGLES_MATCH, 3)
+    refused = refusal(SINGLES_MATCH, state, scored([0, 19, 0]))
+    assert refused.code == "score.unattainable" and refused.data["seat"] == 1
+    state = SINGLES_MATCH.apply(state, scored([32, 0, 0]))
+    # a round under way takes no whole-round line
+    assert refusal(SINGLES_MATCH, state, scored([24, 77, 34])).code == "score.unattainable"
+    state = SINGLES_MATCH.apply(state, scored([0, 19, 0]))
+    assert singles_progress(state).due == (2,)
 
 
 def test_singles_active_player_moves_clockwise_and_the_opponent_sits_on_his_right() -> None:
@@ -245,7 +273,7 @@ def test_a_sheet_extra_round_holds_only_the_tied_players_scores() -> None:
     state = play(SINGLES_MATCH, start(SINGLES_MATCH, 3), [scored(r) for r in rows])
     refused = refusal(SINGLES_MATCH, state, scored([25, 8, 31]))
     assert refused.code == "score.unattainable" and refused.data["seat"] == 1
-    assert refusal(SINGLES_MATCH, state, scored([25, 0, 0])).data["seat"] == 2
+    assert refusal(SINGLES_MATCH, state, scored([0, 0, 31])).data["seat"] == 2  # A plays first
     state = SINGLES_MATCH.apply(state, scored([25, 0, 31]))
     assert SINGLES_MATCH.is_complete(state) and totals(SINGLES_MATCH, state)[2] == 281
 
