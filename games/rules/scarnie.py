@@ -965,6 +965,8 @@ def match_winners(state: ScoredMatchState) -> tuple[int, ...]:
 def difference_payments(state: ScoredMatchState) -> list[tuple[int, int, int]]:
     """Each loser pays the winner the difference; partners pair off with opponents (6.7)."""
     winners = match_winners(state)
+    if not winners:
+        return []  # no winner yet: nobody owes anything
     totals = side_totals(state)
     won = totals[sides(state).index(winners)]
     losing = [(s, t) for s, t in zip(sides(state), totals, strict=True) if s != winners]
