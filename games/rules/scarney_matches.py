@@ -335,7 +335,10 @@ class SinglesMatch(_BoardMatch):
     def next_game_setup(self, state: ScoredMatchState) -> dict[str, Any]:
         """The next game's active player, and his opponent: the player on his right (D-SGL-1)."""
         _refuse_pending_draw(state)
-        active = singles_progress(state).due[0]
+        progress = singles_progress(state)
+        if progress.complete:
+            return {}
+        active = progress.due[0]
         return {"active": active, "opponent": (active - 1) % state.seats}
 
     def sheet_issues(self, state: ScoredMatchState, scores: tuple[int, ...]) -> list[IllegalEvent]:

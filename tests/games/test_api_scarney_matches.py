@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from tests.conformance import assert_rebuild_equal, assert_replays
+
 pytestmark = pytest.mark.django_db
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -163,6 +165,7 @@ def test_high_low_sheet_b3_b_294_a_42_b_wins_by_252(
     check_settled(shown, sheet["result"], 2)
     events = api.get(f"/api/v1/matches/{match}/events/").json()["results"]
     assert [e["type"] for e in events].count("match.settled") == 1
+    assert_replays(uuid.UUID(match))
 
 
 def test_a_high_low_sheet_line_with_two_scorers_is_refused(api: APIClient) -> None:
@@ -258,3 +261,5 @@ def test_a_live_high_low_match_the_loser_starts_and_the_winner_collects(
     ]
     assert (rows[0]["total"], rows[1]["total"]) == (108 + 220, 90 + 100)
     assert shown["settlement"]["payments"] == [{"from": 1, "to": 0, "points": 138}]
+    assert_replays(uuid.UUID(match))
+    assert_rebuild_equal()
