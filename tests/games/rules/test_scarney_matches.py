@@ -11,14 +11,16 @@ from typing import Any
 import pytest
 
 from games.rules.base import Move, fold
+from games.rules.board import ALL_PAWNS
 from games.rules.errors import BadSetup, IllegalEvent
-from games.rules.matches import ScoredMatchState, match_rules
+from games.rules.matches import ScoredMatchState, cumulative, match_rules
 from games.rules.scarney_matches import (
     DOUBLES_MATCH,
     HIGH_LOW_MATCH,
     SINGLES_MATCH,
     high_low_score_possible,
     singles_progress,
+    tied_draw,
 )
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -547,3 +549,35 @@ def test_settlement_is_refused_before_the_match_is_complete() -> None:
     assert DOUBLES_MATCH.closing_event(state) is None
     refused = refusal(DOUBLES_MATCH, state, Move("match.settled", {"payments": [], "nets": []}))
     assert refused.code == "match.not_finished"
+
+
+def test_singles_takes_up_to_sixteen_players_the_pawns_of_the_draw() -> None:
+    state = start(SINGLES_MATCH, 16)
+    picks = [(seat, pawn) for seat, pawn in enumerate(ALL_PAWNS)]
+    state = SINGLES_MATCH.apply(state, drawn(*picks))
+    # four 4-spot pawns tie (B4, R4, Y4, G4 on seats 3, 7, 11, 15): only they draw again
+    assert tied_draw(state) == (3, 7, 11, 15)
+
+
+def test_doubles_both_past_100_unequal_ends_the_match() -> None:
+    state = play(DOUBLES_MATCH, start(DOUBLES_MATCH, 2), [scored([30, 10]), scored([30, 10])])
+    state = play(DOUBLES_MATCH, state, [scored([25, 15]), scored([5, 35])])
+    assert cumulative(state) == [90, 70] and not DOUBLES_MATCH.is_complete(state)
+    state = DOUBLES_MATCH.apply(state, scored([11, 29]))  # 101 - 99
+    assert DOUBLES_MATCH.is_complete(state)
+    state = play(DOUBLES_MATCH, start(DOUBLES_MATCH, 2), [scored([30, 10])] * 2)
+    state = play(DOUBLES_MATCH, state, [scored([20, 20]), scored([10, 30]), scored([25, 15])])
+    assert cumulative(state) == [115, 85] and DOUBLES_MATCH.is_complete(state)
+
+
+def test_high_low_bonuses_come_only_at_the_end_of_the_match() -> None:
+    state = play(HIGH_LOW_MATCH, start(HIGH_LOW_MATCH, 2), [scored([0, 44]), scored([30, 0])])
+    assert all(row["bonuses"] == [] for row in HIGH_LOW_MATCH.standing(state))
+    assert totals(HIGH_LOW_MATCH, state) == {0: 30, 1: 44}
+
+
+def test_high_low_pick_comes_before_the_first_game_and_names_both_players() -> None:
+    state = HIGH_LOW_MATCH.apply(start(HIGH_LOW_MATCH, 2), scored([0, 10]))
+    assert refusal(HIGH_LOW_MATCH, state, drawn((0, "Y1"), (1, "Y3"))).code == "order.too_late"
+    one = refusal(HIGH_LOW_MATCH, start(HIGH_LOW_MATCH, 2), drawn((0, "Y1")))
+    assert one.code == "order.wrong_seats"
