@@ -511,14 +511,13 @@ def _read_deal(state: State, given: Any) -> tuple[Station, ...]:
 
 
 def _station_not_dealt(key: Any, wanted: tuple[int, ...], seats: int) -> IllegalEvent:
-    last = wanted[-1]
-    why = (
-        f"with {seats} players only stations 1-{last} are dealt (scarnie_fill_all_stations off)"
-        if last < STATIONS
-        else "the board has stations 1-4"
-    )
+    if _number_key(key, STATIONS) is None:
+        why = "the board has stations 1-4"
+    else:
+        why = f"with {seats} players only stations 1-{wanted[-1]} are dealt "
+        why += "(scarnie_fill_all_stations is off)"
     return IllegalEvent(
-        "deal.bad_station", f"Station {key!r} cannot be dealt: {why}.", station=str(key)
+        "deal.bad_station", f"Station {key} cannot be dealt: {why}.", station=str(key)
     )
 
 
