@@ -413,6 +413,14 @@ def _refuse_pending_draw(state: ScoredMatchState) -> None:
 # --- Scarney Doubles (RULES.md 4.5-4.6) --------------------------------------------------------
 
 
+def _reported_starter(report: Mapping[str, Any], planned: int) -> int:
+    """The starter a live game reports (its engine's ``match_report``), else the planned one."""
+    started = report.get("starter")
+    if isinstance(started, int) and not isinstance(started, bool) and started in (0, 1):
+        return started
+    return planned
+
+
 def _two_player_winner(scores: tuple[int, ...]) -> int | None:
     if scores[0] == scores[1]:
         return None
@@ -455,7 +463,7 @@ class DoublesMatch(_BoardMatch):
         starters = [first_player(state)]
         by_loser = getattr(state.ruleset, "doubles_next_starter", "alternate") == "loser"
         for entry in state.entries:
-            started = int(entry.report.get("starter", starters[-1]))
+            started = _reported_starter(entry.report, starters[-1])
             winner = _two_player_winner(entry.scores)
             # A drawn game (20-20) has no loser: the starter alternates then too.
             starters[-1] = started
@@ -543,7 +551,7 @@ class HighLowMatch(_BoardMatch):
         """Game 1's starter is the pick's; then the loser of the previous game starts (D-HL-8)."""
         starters = [first_player(state)]
         for entry in state.entries:
-            started = int(entry.report.get("starter", starters[-1]))
+            started = _reported_starter(entry.report, starters[-1])
             starters[-1] = started
             winners = [seat for seat in entry.winners if seat in (0, 1)]
             starters.append(1 - winners[0] if len(winners) == 1 else 1 - started)

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.rules.base import Move, fold
 from games.rules.board import ALL_PAWNS
@@ -581,3 +583,52 @@ def test_high_low_pick_comes_before_the_first_game_and_names_both_players() -> N
     assert refusal(HIGH_LOW_MATCH, state, drawn((0, "Y1"), (1, "Y3"))).code == "order.too_late"
     one = refusal(HIGH_LOW_MATCH, start(HIGH_LOW_MATCH, 2), drawn((0, "Y1")))
     assert one.code == "order.wrong_seats"
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-200, 200) | st.text(max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+EVENT_DATA = st.fixed_dictionaries(
+    {},
+    optional={
+        "scores": st.lists(st.integers(-5, 80), min_size=2, max_size=2) | JSON,
+        "cumulative": JSON,
+        "draws": st.lists(
+            st.fixed_dictionaries({}, optional={"seat": JSON, "pawn": JSON}), max_size=3
+        )
+        | JSON,
+        "game": st.uuids().map(str) | JSON,
+        "winners": JSON,
+        "report": st.fixed_dictionaries({}, optional={"starter": JSON}) | JSON,
+    },
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    match=st.sampled_from([SINGLES_MATCH, DOUBLES_MATCH, HIGH_LOW_MATCH]),
+    lenient=st.booleans(),
+    events=st.lists(
+        st.tuples(st.sampled_from(["game.scored", "game.finished", "order.drawn"]), EVENT_DATA),
+        max_size=6,
+    ),
+)
+def test_any_json_gives_a_refusal_or_a_match_never_a_crash(
+    match: Any, lenient: bool, events: list[tuple[str, dict[str, Any]]]
+) -> None:
+    state = start(match, 2, sheet_entry_validation="lenient" if lenient else "strict")
+    for type, data in events:
+        try:
+            state = match.apply(state, Move(type, data))
+        except IllegalEvent:
+            continue
+        match.standing(state)
+        match.games(state)
+        if match.is_complete(state):
+            settle(match, state)
+        elif not tied_draw(state):
+            assert match.next_game_setup(state)
