@@ -20,8 +20,10 @@ from games.rules.errors import IllegalEvent
 from games.rules.high_low import HIGH_LOW
 from games.rules.placing import Sides
 from games.rules.solve.duel import (
+    HighLowSearch,
     analyse,
     doubles_jumps,
+    occupied_mask,
     pack,
     solve_doubles,
     solve_high_low,
@@ -78,6 +80,19 @@ def test_two_separate_jumps_the_mover_loses_the_sweep() -> None:
     duel = solve_doubles(board_of(TWO_JUMPS), A)
     assert duel.winner == B and duel.margin == -9
     assert len(duel.line) == 2
+
+
+def test_the_mover_leaves_an_even_number_of_jumps_as_the_seed_advises() -> None:
+    # given two jumps: B4 over Y3 (C10 to C12) leaves two jumps, Y3 over B4 (C11 to C9) leaves one
+    state = doubles_study("R3@C1 G3@C3 Y4@C7 B4@C10 Y3@C11 R4@C16")
+    even = DOUBLES.apply(state, Move("pawn.jumped", {"from": 10, "to": 12}))
+    odd = DOUBLES.apply(state, Move("pawn.jumped", {"from": 11, "to": 9}))
+    assert len(DOUBLES.legal_events(even)) == 2 and len(DOUBLES.legal_events(odd)) == 1
+    # then best play takes the even one and wins; the odd one loses
+    answer = analyse(DOUBLES, state)
+    assert answer["winner"] == A
+    assert answer["line"][0] == {"type": "pawn.jumped", "data": {"from": 10, "to": 12}}
+    assert analyse(DOUBLES, odd)["winner"] == B
 
 
 def test_with_the_premature_call_the_mover_jumps_and_sweeps_at_once() -> None:
@@ -216,6 +231,13 @@ def test_high_low_solver_agrees_with_brute_force(seed: int) -> None:
         return False
 
     expected = state.to_move if wins(board) else 1 - state.to_move
+    engine = {tuple(m.data["circles"]) for m in HIGH_LOW.legal_events(state)}
+    mask = occupied_mask(board)
+    mine = {
+        tuple(c + 1 for c in range(16) if group >> c & 1)
+        for group in HighLowSearch(board).legal(mask)
+    }
+    assert mine == engine
     answer = analyse(HIGH_LOW, state)
     assert answer["winner"] == expected == solve_high_low(board, state.to_move).winner
     end = fold(HIGH_LOW, state, [Move(m["type"], m["data"]) for m in answer["line"]])
