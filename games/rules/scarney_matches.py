@@ -20,14 +20,15 @@ The optional first-player draw (3.3; 5.3 for High-Low) is the match event ``orde
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from games.rules.base import Move
 from games.rules.board import parse_pawn, spots_of
+from games.rules.doubles import Ruleset as DoublesRuleset
 from games.rules.errors import BadSetup, IllegalEvent
+from games.rules.high_low import Ruleset as HighLowRuleset
 from games.rules.matches import (
     GAME_FINISHED,
     GAME_SCORED,
@@ -38,6 +39,7 @@ from games.rules.matches import (
     ranked,
     register_format,
 )
+from games.rules.singles import Ruleset as SinglesRuleset
 from games.rules.solitaire import attainable_totals
 
 ORDER_DRAWN = "order.drawn"
@@ -224,18 +226,6 @@ class _BoardMatch(ScoredMatch):
         top = tuple(seat for seat, score in enumerate(scores) if score == best)
         return top if len(top) == 1 else ()
 
-    game_module: str  # the game's module, whose Ruleset is the match's
-
-    @property
-    def ruleset_type(self) -> type[Any]:
-        """The game's ruleset, imported on first use: the game modules import after this one."""
-        ruleset: type[Any] = importlib.import_module(f"games.rules.{self.game_module}").Ruleset
-        return ruleset
-
-    @ruleset_type.setter
-    def ruleset_type(self, value: type[Any]) -> None:
-        raise AttributeError("A board match's ruleset is its game's.")
-
 
 # --- Scarney Singles (RULES.md 3.3-3.8) --------------------------------------------------------
 
@@ -297,7 +287,7 @@ class SinglesMatch(_BoardMatch):
     min_seats = 2
     max_seats = 16
 
-    game_module = "singles"
+    ruleset_type: type[Any] = SinglesRuleset
 
     def is_complete(self, state: ScoredMatchState) -> bool:
         return singles_progress(state).complete
@@ -434,7 +424,7 @@ class DoublesMatch(_BoardMatch):
     min_seats = 2
     max_seats = 2
 
-    game_module = "doubles"
+    ruleset_type: type[Any] = DoublesRuleset
 
     def is_complete(self, state: ScoredMatchState) -> bool:
         """Over after a game leaving a score of 100 or more and the two scores unequal (D-DBL-5)."""
@@ -510,7 +500,7 @@ class HighLowMatch(_BoardMatch):
     def draw(self, state: ScoredMatchState, move: Move) -> ScoredMatchState:
         return two_pawn_pick(state, move)
 
-    game_module = "high_low"
+    ruleset_type: type[Any] = HighLowRuleset
 
     def is_complete(self, state: ScoredMatchState) -> bool:
         return max(cumulative(state)) >= TARGET
