@@ -217,7 +217,7 @@ class ManchesterRules:
         if setup is not None and not isinstance(setup, Mapping):
             raise BadSetup("setup.not_an_object", "The setup must be a JSON object.")
         dealer = (setup or {}).get("dealer", 0)
-        if dealer not in (0, 1) or isinstance(dealer, bool):
+        if type(dealer) is not int or dealer not in (0, 1):
             raise BadSetup("setup.bad_dealer", f"'dealer' must be seat 0 or 1, not {dealer!r}.")
         return State(self.kind, rules, dealer)
 
@@ -713,7 +713,7 @@ def _chosen(state: State, data: Mapping[str, Any]) -> State:
     """``dummy.chosen {"seat", "dummy": 0|1}``: which of his two hands becomes his dummy."""
     seat = cards.read_seat(data, "seat", 2)
     index = data.get("dummy")
-    if index not in (0, 1) or isinstance(index, bool):
+    if type(index) is not int or index not in (0, 1):
         raise IllegalEvent("event.bad_data", "'dummy' must be 0 or 1.", field="dummy")
     if state.dummies[seat] is not None:
         raise IllegalEvent("dummy.already_chosen", f"Seat {seat} has already chosen his dummy.")

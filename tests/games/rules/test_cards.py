@@ -3,14 +3,23 @@ shared by the tarot games: following, trumping, overtrumping, the winner, record
 
 from __future__ import annotations
 
+import json
+import random
 from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.rules import cards
+from games.rules.base import Move
 from games.rules.cards import FOOL, PACK
+from games.rules.courtship import COURTSHIP_RULES
 from games.rules.errors import BadSetup, IllegalEvent
+from games.rules.last_laugh import LAST_LAUGH_RULES
+from games.rules.manchester import PICCADILLY_RULES, TRUFFLE_RULES
+from games.rules.tontine import TONTINE_RULES
 
 
 def refused(fn: Any, *args: Any) -> IllegalEvent:
@@ -159,3 +168,125 @@ def test_a_deal_must_partition_the_cards_to_deal() -> None:
         "deal.wrong_cards"
     )
     assert refused(cards.check_partition, [["Ks"], ["Ks"]], ["Ks"]).code == "card.duplicate"
+
+
+# --- every tarot engine: malformed data is refused, never raised; views are JSON ----------------
+
+KEYS = [
+    "seat",
+    "card",
+    "cards",
+    "hands",
+    "pack",
+    "winner",
+    "value",
+    "dummy",
+    "shown",
+    "talon",
+    "from_seat",
+    "holder",
+    "hand",
+    "affair",
+    "knocked",
+    "hand_shown",
+]
+CODES = ["Ks", "Js", "Qs", "2s", "T1", "T21", "FOOL", "GOOD", "Cb", "Ab", "dealer", "dummy"]
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 80)
+    | st.floats(allow_nan=False)
+    | st.sampled_from(CODES)
+    | st.text(max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=14) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=20,
+)
+
+
+def sample_states(rules: Any, seats: int, ruleset: dict[str, Any], deal: Any) -> list[Any]:
+    """States along one seeded random hand (every phase it passes through)."""
+    rng = random.Random(11)
+    state = rules.initial_state({}, ruleset, seats)
+    states = [state]
+    state = rules.apply(state, deal(rng))
+    while not rules.is_terminal(state):
+        states.append(state)
+        moves = rules.legal_events(state)
+        assert moves
+        state = rules.apply(state, rng.choice(moves))
+    return [*states[:: max(1, len(states) // 25)], state]
+
+
+def _pack_deal(rng: random.Random) -> Move:
+    pack = list(PACK)
+    rng.shuffle(pack)
+    return Move("cards.dealt", {"pack": pack})
+
+
+def _hands_deal(seats: int) -> Any:
+    def deal(rng: random.Random) -> Move:
+        pack = list(PACK)
+        rng.shuffle(pack)
+        return Move("cards.dealt", {"hands": [pack[s * 8 : s * 8 + 8] for s in range(seats)]})
+
+    return deal
+
+
+SCARTO = {"base_game": "scarto"}
+ENGINES = {
+    "manchester-piccadilly": (PICCADILLY_RULES, 2, {}, _pack_deal),
+    "manchester-truffle": (TRUFFLE_RULES, 2, {}, _pack_deal),
+    "tontine": (TONTINE_RULES, 3, SCARTO, _hands_deal(3)),
+    "last-laugh": (LAST_LAUGH_RULES, 3, SCARTO, _hands_deal(3)),
+    "courtship-rules": (COURTSHIP_RULES, 4, SCARTO, _hands_deal(4)),
+}
+SAMPLES = {kind: sample_states(*spec) for kind, spec in ENGINES.items()}
+
+
+def test_views_and_legal_events_of_every_engine_are_json() -> None:
+    for kind, states in SAMPLES.items():
+        rules = ENGINES[kind][0]
+        for state in states:
+            json.dumps(rules.view(state))
+            json.dumps([m.data for m in rules.legal_events(state) or []])
+            json.dumps([s.as_dict() for s in rules.scores(state)])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    kind=st.sampled_from(sorted(ENGINES)),
+    index=st.integers(0, 30),
+    type=st.sampled_from(
+        [
+            "cards.dealt",
+            "cards.discarded",
+            "card.played",
+            "trick.won",
+            "value.announced",
+            "dummy.chosen",
+            "fool.paid",
+            "card.claimed",
+            "hand.ended",
+            "butt.discarded",
+            "fool.set_aside",
+            "fool.exchanged",
+            "servant.summoned",
+            "servant.refused",
+            "x.y",
+        ]
+    ),
+    data=st.dictionaries(st.sampled_from(KEYS), JSON, max_size=4),
+)
+def test_malformed_events_are_refused_never_raised(
+    kind: str, index: int, type: str, data: dict[str, Any]
+) -> None:
+    rules = ENGINES[kind][0]
+    states = SAMPLES[kind]
+    state = states[index % len(states)]
+    try:
+        after = rules.apply(state, Move(type, data))
+    except IllegalEvent:
+        return
+    json.dumps(rules.view(after))
