@@ -244,6 +244,8 @@ class ManchesterRules:
         return _HANDLERS[move.type](state, move.data)
 
     def expected(self, state: State) -> list[str]:
+        if state.phase in (M_PLAY, P_PLAY) and state.part is not None:
+            return [WON] if state.part.trick_full else [PLAYED]
         return list(_EXPECTED.get(state.phase, ()))
 
     def legal_events(self, state: State) -> list[Move] | None:

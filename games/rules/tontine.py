@@ -373,6 +373,23 @@ class TontineMatch(ScoredMatch):
     def next_game_setup(self, state: ScoredMatchState) -> dict[str, Any]:
         return {}
 
+    def check_teams(self, teams: Any, seats: int) -> tuple[tuple[int, ...], ...]:
+        """Four players play as two sides, partners opposite (seats 0 and 2, 1 and 3)."""
+        if not teams:
+            return sides(seats) if seats == 4 else ()
+        fixed = sides(4)
+        given = (
+            sorted(tuple(sorted(t)) for t in teams if isinstance(t, list | tuple))
+            if isinstance(teams, list | tuple) and all(isinstance(t, list | tuple) for t in teams)
+            else None
+        )
+        if seats != 4 or given != sorted(fixed):
+            raise BadSetup(
+                "match.bad_teams",
+                "Tontine's sides are fixed: with four players, seats 0 and 2 against 1 and 3.",
+            )
+        return fixed
+
     def sheet_issues(self, state: ScoredMatchState, scores: tuple[int, ...]) -> list[IllegalEvent]:
         return [IllegalEvent("score.unattainable", why) for why in _sheet_problems(state, scores)]
 

@@ -59,8 +59,10 @@ def test_with_no_court_card_the_fool_must_go_to_a_trump_lead_d_ll_1() -> None:
 
 
 def test_with_a_court_card_of_the_suit_led_the_fool_must_be_played() -> None:
-    state = play(dealt(["2s", "3d"], [FOOL, "Qs", "3b"], ["4s", "5d"]), "2s")
+    state = play(dealt(["2s", "3d"], [FOOL, "Qs", "3s"], ["4s", "5d"]), "2s")
     assert refusal(state, "card.played", seat=1, card="Qs").code == "fool.must_play"
+    # D-LL-2: the forced Fool replaces the card the base game would require (follow with 3s).
+    assert refusal(state, "card.played", seat=1, card="3s").code == "fool.must_play"
 
 
 def test_otherwise_the_fool_may_not_be_played_before_the_last_trick() -> None:

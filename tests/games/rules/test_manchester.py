@@ -212,7 +212,7 @@ def test_opposite_leads_and_the_other_must_follow_trump_and_overtrump() -> None:
     assert refusal(PICC, state, "card.played", card="T2").code == "play.must_follow"
     assert refusal(PICC, state, "card.played", card="Ac").code == "play.card_not_held"
     state = act(PICC, state, "card.played", card="Ks")
-    assert refusal(PICC, state, "card.played", card="Qs").code == "trick.winner_due"
+    assert refusal(PICC, state, "card.played", card="Qs").code == "event.out_of_order"
     wrong = refusal(PICC, state, "trick.won", winner="opposite")
     assert wrong.code == "trick.wrong_winner" and wrong.data["winner"] == "dealer"
     state = act(PICC, state, "trick.won", winner="dealer")
@@ -234,6 +234,16 @@ def test_opposite_leads_and_the_other_must_follow_trump_and_overtrump() -> None:
     assert over.code == "play.card_not_held"  # T2 already went on the third trick
     state = act(PICC, state, "card.played", card="T20")
     assert PICC.legal_events(state) == [Move("trick.won", {"winner": "dealer"})]
+
+
+def test_over_a_trump_lead_a_higher_trump_is_due_when_held_d_mp_5() -> None:
+    state = act(PICC, in_play(), "card.played", card="T3")
+    assert PICC.expected(state) == ["card.played"]
+    over = refusal(PICC, state, "card.played", card="T2")
+    assert over.code == "play.must_overtrump" and "T20" in over.message
+    assert refusal(PICC, state, "card.played", card="Ks").code == "play.must_trump"
+    state = act(PICC, state, "card.played", card="T20")
+    assert PICC.expected(state) == ["trick.won"]
 
 
 def test_with_the_winner_house_rule_the_winner_leads_d_mp_1() -> None:

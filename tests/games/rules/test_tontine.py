@@ -284,6 +284,17 @@ def test_a_four_player_game_settles_by_side_difference() -> None:
     ]
 
 
+def test_four_players_sit_in_fixed_sides() -> None:
+    assert TONTINE_MATCH.initial_state(SCARTO, 4).teams == ((0, 2), (1, 3))
+    assert TONTINE_MATCH.initial_state(SCARTO, 4, [[1, 3], [2, 0]]).teams == ((0, 2), (1, 3))
+    for teams in ([[0, 1], [2, 3]], "x", [[0, 2]]):
+        with pytest.raises(BadSetup) as caught:
+            TONTINE_MATCH.initial_state(SCARTO, 4, teams)
+        assert caught.value.code == "match.bad_teams"
+    with pytest.raises(BadSetup):
+        TONTINE_MATCH.initial_state(SCARTO, 3, [[0, 2], [1]])
+
+
 def test_sheet_hands_must_be_possible_results() -> None:
     match = TONTINE_MATCH
     three = match.initial_state(SCARTO, 3)
