@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from games.rules.base import BonusAward, Move, Result, SeatScore, make_ruleset
-from games.rules.dice import DEAD, read_faces
+from games.rules.dice import DEAD, number_total, read_faces
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
 from games.rules.matches import (
     GAME_SCORED,
@@ -42,7 +42,7 @@ THROWN = "dice.thrown"
 STOOD = "shooter.stood"
 EVENT_KEYS = {THROWN: frozenset({"faces", "seat"}), STOOD: frozenset({"seat"})}
 
-MUST_THROW, MAY_STAND, OVER = "must_throw", "may_stand", "over"
+DRAWING, MUST_THROW, MAY_STAND, OVER = "drawing", "must_throw", "may_stand", "over"
 SCORED, UNCONFIRMED, BUST = "scored", "unconfirmed", "bust"
 
 DICE = 5
@@ -184,18 +184,41 @@ class Turn:
 
 
 @dataclass(frozen=True, slots=True)
+class DrawThrow:
+    """One seating (or partner) throw: the thrower, the faces and their number total."""
+
+    seat: int
+    faces: tuple[str, ...]
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Seating or partner throws in progress: groups of seats best first, one group throwing."""
+
+    ranking: tuple[tuple[int, ...], ...]
+    group: int  # index in ``ranking`` of the group throwing (again)
+    pending: tuple[int, ...]  # its members still to throw, in seat order
+    throws: tuple[DrawThrow, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class State:
     """A moment of the game: the turn in play (RULES.md 9.3 variables) and every finished turn.
 
-    ``teams`` is empty when each plays for himself, else the two sides ("We" first). ``closing``
-    lists the seats still due before the final comparison under ``s3000_equal_turns`` (the rest
-    of the round, then tie-break turns), the shooter first; None while no one has reached the
-    target.
+    ``teams`` is empty when each plays for himself, else the two sides ("We" first). ``order``
+    is the order of play, first shooter first. ``closing`` lists the seats still due before the
+    final comparison under ``s3000_equal_turns`` (the rest of the round, then tie-break turns),
+    the shooter first; None while no one has reached the target. While seating (partner) throws
+    are recorded, ``draw`` holds them and ``shooter`` is the seat throwing.
     """
 
     seats: int
     ruleset: Ruleset = field(default_factory=Ruleset)
     teams: tuple[tuple[int, ...], ...] = ()
+    order: tuple[int, ...] = ()
+    draw: Draw | None = None
+    draw_throws: tuple[DrawThrow, ...] = ()
     shooter: int = 0
     phase: str = MUST_THROW
     banked: int = 0
@@ -246,17 +269,22 @@ def end_turn(state: State, score: int, throws: tuple[Throw, ...] = ()) -> State:
     if not state.ruleset.s3000_equal_turns:
         if reached:
             return _over(after, group)  # D-3000-3: the game ends at once
-        return dataclasses.replace(after, shooter=(shooter + 1) % state.seats)
+        return dataclasses.replace(after, shooter=_left_of(after, shooter))
     return _pass_for_equal_turns(after, reached)
+
+
+def _left_of(state: State, seat: int) -> int:
+    """The next shooter: play passes to the left, in the order of play."""
+    return state.order[(state.order.index(seat) + 1) % len(state.order)]
 
 
 def _pass_for_equal_turns(state: State, reached: bool) -> State:
     """D-3000-3 variant: the round is completed, then ties are broken per RULES.md 0.7."""
     if state.closing is None:
         if not reached:
-            return dataclasses.replace(state, shooter=(state.shooter + 1) % state.seats)
-        # Seat 0 shoots first, so the round ends with the last seat.
-        due = tuple(range(state.shooter + 1, state.seats))
+            return dataclasses.replace(state, shooter=_left_of(state, state.shooter))
+        # The round began with the first shooter, so it ends with the last in the order of play.
+        due = state.order[state.order.index(state.shooter) + 1 :]
     else:
         due = state.closing[1:]
     if due:
@@ -265,14 +293,14 @@ def _pass_for_equal_turns(state: State, reached: bool) -> State:
 
 
 def _compare(state: State) -> State:
-    """The highest total wins; tied leaders (only they) shoot one more turn each, in seat order."""
+    """The highest total wins; tied leaders (only they) shoot one more turn each, in order."""
     scores = contestant_totals(state)
     best = max(scores)
     groups = zip(contestants(state), scores, strict=True)
     leaders = [group for group, score in groups if score == best]
     if len(leaders) == 1:
         return _over(state, leaders[0])
-    tied = tuple(sorted(seat for group in leaders for seat in group))
+    tied = tuple(seat for seat in state.order if any(seat in group for group in leaders))
     return dataclasses.replace(state, closing=tied, shooter=tied[0])
 
 
@@ -292,11 +320,26 @@ class Scarney3000Rules:
     max_seats = 16
     name = "Scarney 3000"
 
+    SETUP_KEYS: ClassVar[frozenset[str]] = frozenset({"first_shooter", "seating_throws"})
+    DRAW_KEY = "seating_throws"
+
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
-        """Seat 0 shoots first with five dice in the cup."""
+        """Seat 0 (or ``first_shooter``) shoots first, unless the draw is to be recorded."""
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
         self._check_seats(seats)
-        return State(seats=seats, ruleset=rules, teams=self._teams(_setup_of(setup), seats))
+        setup = _setup_of(setup)
+        _refuse_unknown_setup(setup, self.SETUP_KEYS, self.name)
+        state = State(seats=seats, ruleset=rules, teams=self._teams(setup, seats))
+        if _flag(setup, self.DRAW_KEY):
+            if "first_shooter" in setup:
+                raise BadSetup(
+                    "setup.conflict", f"Give either first_shooter or {self.DRAW_KEY}, not both."
+                )
+            everyone = tuple(range(seats))
+            draw = Draw((everyone,), 0, everyone)
+            return dataclasses.replace(state, phase=DRAWING, draw=draw, order=everyone)
+        first = _first_shooter(setup, seats)
+        return start_play(state, tuple((first + i) % seats for i in range(seats)))
 
     def _check_seats(self, seats: int) -> None:
         if not self.min_seats <= seats <= self.max_seats:
@@ -308,18 +351,20 @@ class Scarney3000Rules:
             )
 
     def _teams(self, setup: Mapping[str, Any], seats: int) -> tuple[tuple[int, ...], ...]:
-        _refuse_unknown_setup(setup, frozenset(), self.name)
         return ()
 
     def apply(self, state: State, move: Move) -> State:
         """The state after a throw or a stand, or IllegalEvent with a RULES.md 9.3 code."""
         _check_move(state, move, self.name)
+        if state.draw is not None:
+            return self._draw_throw(state, state.draw, move)
         if move.type == THROWN:
             return _throw(state, move)
         return _stand(state)
 
     def expected(self, state: State) -> list[str]:
-        return {MUST_THROW: [THROWN], MAY_STAND: [THROWN, STOOD]}.get(state.phase, [])
+        phases = {DRAWING: [THROWN], MUST_THROW: [THROWN], MAY_STAND: [THROWN, STOOD]}
+        return phases.get(state.phase, [])
 
     def legal_events(self, state: State) -> list[Move] | None:
         """None: the dice decide what is thrown; the table records it."""
@@ -352,8 +397,39 @@ class Scarney3000Rules:
         return view
 
     def match_report(self, state: State) -> dict[str, Any]:
-        """Every turn in order (busts as 0), for the match's score sheet."""
-        return {"turns": [[turn.seat, turn.score] for turn in state.turns]}
+        """Every turn in order (busts as 0), the order of play and the sides, for the match."""
+        return report_of(state)
+
+    # --- seating throws (RULES.md 7.2 by 9.1; partner throws 8.1 by 10) ---
+
+    def _draw_throw(self, state: State, draw: Draw, move: Move) -> State:
+        if move.type != THROWN:
+            raise IllegalEvent(
+                "seating.throws_due",
+                f"The {self.DRAW_KEY.replace('_', ' ')} come first: seat {state.shooter} "
+                "throws the five dice next.",
+                seat=state.shooter,
+            )
+        faces = read_faces(move.data, DICE)
+        throw = DrawThrow(state.shooter, faces, number_total(faces))
+        draw = dataclasses.replace(draw, pending=draw.pending[1:], throws=(*draw.throws, throw))
+        if draw.pending:
+            return dataclasses.replace(state, draw=draw, shooter=draw.pending[0])
+        ranking = _split_group(draw)
+        for index, group in enumerate(ranking):
+            if self._needs_rethrow(ranking, index, state.seats):
+                again = Draw(ranking, index, group, draw.throws)
+                return dataclasses.replace(state, draw=again, shooter=group[0])
+        seated = dataclasses.replace(state, draw=None, draw_throws=draw.throws)
+        return self._seated(seated, ranking)
+
+    def _needs_rethrow(self, ranking: tuple[tuple[int, ...], ...], index: int, seats: int) -> bool:
+        """Every tie is thrown again among the tied players (D-SSD-9)."""
+        return len(ranking[index]) > 1
+
+    def _seated(self, state: State, ranking: tuple[tuple[int, ...], ...]) -> State:
+        """The highest total shoots first, the next highest on his left, and so on (7.2)."""
+        return start_play(state, tuple(seat for group in ranking for seat in group))
 
 
 class PartnershipScarney3000Rules(Scarney3000Rules):
@@ -372,9 +448,29 @@ class PartnershipScarney3000Rules(Scarney3000Rules):
                 seats=seats,
             )
 
+    SETUP_KEYS = frozenset({"teams", "first_shooter", "partner_throws"})
+    DRAW_KEY = "partner_throws"
+
     def _teams(self, setup: Mapping[str, Any], seats: int) -> tuple[tuple[int, ...], ...]:
-        _refuse_unknown_setup(setup, frozenset({"teams"}), self.name)
-        return read_teams(setup.get("teams"), seats, "setup.bad_teams")
+        if setup.get("teams") and setup.get("partner_throws"):
+            raise BadSetup("setup.conflict", "Give either the teams or partner_throws, not both.")
+        return read_teams(setup.get("teams"), seats, "setup")
+
+    def _needs_rethrow(self, ranking: tuple[tuple[int, ...], ...], index: int, seats: int) -> bool:
+        """Only a tie for the highest total or across the sides' split is thrown again (D-PSD-1)."""
+        group = ranking[index]
+        start = sum(len(g) for g in ranking[:index])
+        split = seats // 2
+        return len(group) > 1 and (start == 0 or start < split < start + len(group))
+
+    def _seated(self, state: State, ranking: tuple[tuple[int, ...], ...]) -> State:
+        """The highest totals are one side ("We"); partners alternate, the highest first (§10)."""
+        ranked = [seat for group in ranking for seat in group]
+        split = state.seats // 2
+        high, low = ranked[:split], ranked[split:]
+        order = tuple(seat for pair in zip(high, low, strict=True) for seat in pair)
+        teams = (tuple(sorted(high)), tuple(sorted(low)))
+        return start_play(dataclasses.replace(state, teams=teams), order)
 
 
 def _setup_of(setup: Any) -> Mapping[str, Any]:
@@ -396,29 +492,82 @@ def _refuse_unknown_setup(setup: Mapping[str, Any], known: frozenset[str], name:
         )
 
 
-def read_teams(teams: Any, seats: int, code: str) -> tuple[tuple[int, ...], ...]:
-    """The two sides; partners sit alternately (§10), so the sides are the even and odd seats.
+def start_play(state: State, order: tuple[int, ...]) -> State:
+    """The first shooter in the order of play takes the five dice."""
+    return dataclasses.replace(state, order=order, shooter=order[0], phase=MUST_THROW)
 
-    None or empty gives the seating's own sides, the even seats ("We") against the odd.
+
+def _split_group(draw: Draw) -> tuple[tuple[int, ...], ...]:
+    """The ranking with the group just thrown split by its new number totals, highest first."""
+    group = draw.ranking[draw.group]
+    latest = {throw.seat: throw.total for throw in draw.throws[-len(group) :]}
+    split = tuple(
+        tuple(seat for seat in group if latest[seat] == total)
+        for total in sorted(set(latest.values()), reverse=True)
+    )
+    return (*draw.ranking[: draw.group], *split, *draw.ranking[draw.group + 1 :])
+
+
+def _flag(setup: Mapping[str, Any], key: str) -> bool:
+    value = setup.get(key, False)
+    if not isinstance(value, bool):
+        raise BadSetup("setup.bad_value", f"{key!r} must be true or false.", key=key)
+    return value
+
+
+def _first_shooter(setup: Mapping[str, Any], seats: int) -> int:
+    first = setup.get("first_shooter", 0)
+    if not _is_int(first) or not 0 <= first < seats:
+        raise BadSetup(
+            "setup.bad_value",
+            f"'first_shooter' must be a seat from 0 to {seats - 1}, not {first!r}.",
+            key="first_shooter",
+        )
+    return int(first)
+
+
+def alternate_sides(seats: int) -> tuple[tuple[int, ...], ...]:
+    """Partners sit alternately: the even seats ("We") against the odd."""
+    return (tuple(range(0, seats, 2)), tuple(range(1, seats, 2)))
+
+
+def read_teams(teams: Any, seats: int, scope: str) -> tuple[tuple[int, ...], ...]:
+    """The two sides, in the order given ("We" first); partners sit alternately (§10).
+
+    None or empty gives the seating's own sides, the even seats against the odd.
     """
-    evens = tuple(range(0, seats, 2))
-    odds = tuple(range(1, seats, 2))
     if not teams:
-        return (evens, odds)
+        return alternate_sides(seats)
+    sides = read_sides(teams, seats, scope)
+    if set(sides) != set(alternate_sides(seats)):
+        evens, odds = alternate_sides(seats)
+        raise BadSetup(
+            f"{scope}.teams_not_alternating",
+            f"Partners sit alternately: with {seats} players the sides are seats "
+            f"{list(evens)} and {list(odds)}, not {[list(s) for s in sides]}.",
+            teams=[list(s) for s in sides],
+        )
+    return sides
+
+
+def read_sides(teams: Any, seats: int, scope: str) -> tuple[tuple[int, ...], ...]:
+    """Two sides of equal size holding every seat once (partner throws may seat them anyhow)."""
     if (
         not isinstance(teams, list | tuple)
         or len(teams) != 2
         or not all(isinstance(team, list | tuple) for team in teams)
         or not all(_is_int(seat) for team in teams for seat in team)
     ):
-        raise BadSetup(code, "'teams' must list two sides of seat numbers, e.g. [[0, 2], [1, 3]].")
-    sides = tuple(tuple(sorted(team)) for team in teams)
-    if {sides[0], sides[1]} != {evens, odds}:
         raise BadSetup(
-            code,
-            f"Partners sit alternately: with {seats} players the sides are seats "
-            f"{list(evens)} and {list(odds)}, not {[list(s) for s in sides]}.",
-            teams=[list(s) for s in sides],
+            f"{scope}.bad_teams",
+            "'teams' must list two sides of seat numbers, e.g. [[0, 2], [1, 3]].",
+        )
+    sides = tuple(tuple(sorted(team)) for team in teams)
+    if len(sides[0]) != len(sides[1]) or sorted(sides[0] + sides[1]) != list(range(seats)):
+        raise BadSetup(
+            f"{scope}.bad_teams",
+            f"The two sides must share the seats 0 to {seats - 1}, each once, "
+            f"not {[list(side) for side in sides]}.",
         )
     return sides
 
@@ -462,10 +611,19 @@ def _check_shooter(state: State, seat: Any) -> None:
     last = state.turns[-1] if state.turns else None
     if last is not None and last.seat == seat:
         how = f"stood on {last.score}" if last.score else "bust"
-        message = f"Seat {seat}'s turn is over ({how}); seat {state.shooter} is the shooter."
-    else:
-        message = f"Seat {seat} is not on turn; seat {state.shooter} is the shooter."
-    raise IllegalEvent("turn.over", message, seat=seat, shooter=state.shooter)
+        raise IllegalEvent(
+            "turn.over",
+            f"Seat {seat}'s turn is over ({how}); seat {state.shooter} is the shooter.",
+            seat=seat,
+            shooter=state.shooter,
+        )
+    doing = "throws for the draw" if state.draw else "is the shooter"
+    raise IllegalEvent(
+        "turn.not_your_turn",
+        f"Seat {seat} is not on turn: seat {state.shooter} {doing}.",
+        seat=seat,
+        shooter=state.shooter,
+    )
 
 
 def _throw(state: State, move: Move) -> State:
@@ -559,6 +717,7 @@ def dice_view(state: State) -> dict[str, Any]:
     """Whose throw, the dice in the cup and set aside, the turn's points, every throw itemised."""
     over = state.phase == OVER
     return {
+        "phase": state.phase,
         "shooter": None if over else state.shooter,
         "in_cup": 0 if over else state.in_cup,
         "set_aside": list(set_aside(state.throws)),
@@ -569,6 +728,30 @@ def dice_view(state: State) -> dict[str, Any]:
         "minimum": MINIMUM,
         "throws": throws_view(state.throws),
         "closing": None if state.closing is None else list(state.closing),
+        "order": list(state.order),
+        "draw": draw_view(state),
+    }
+
+
+def draw_view(state: State) -> dict[str, Any] | None:
+    """The seating (partner) throws: every throw, and while they go on, who throws and why."""
+    draw = state.draw
+    throws = draw.throws if draw is not None else state.draw_throws
+    if draw is None and not throws:
+        return None
+    return {
+        "throws": [{"seat": t.seat, "faces": list(t.faces), "total": t.total} for t in throws],
+        "ranking": None if draw is None else [list(group) for group in draw.ranking],
+        "throwing": None if draw is None else list(draw.pending),
+    }
+
+
+def report_of(state: State) -> dict[str, Any]:
+    """What the match keeps of a game: every turn (busts 0), the order of play, the sides."""
+    return {
+        "turns": [[turn.seat, turn.score] for turn in state.turns],
+        "order": list(state.order),
+        "sides": [list(team) for team in state.teams],
     }
 
 
@@ -650,7 +833,10 @@ def sides_view(state: State) -> list[dict[str, Any]]:
 
 
 def settlement_payments(
-    scores: Sequence[int], winners: Sequence[int], teams: tuple[tuple[int, ...], ...]
+    scores: Sequence[int],
+    winners: Sequence[int],
+    teams: Sequence[Sequence[int]] = (),
+    order: Sequence[int] | None = None,
 ) -> list[tuple[int, int, int]]:
     """``(payer, payee, points)``: the difference to the winner, or the side difference paired."""
     if not winners:
@@ -662,10 +848,11 @@ def settlement_payments(
             for seat, score in enumerate(scores)
             if seat != winner
         ]
-    won = next(team for team in teams if winners[0] in team)
-    lost = next(team for team in teams if team != won)
+    position = list(order if order is not None else range(len(scores))).index
+    won = sorted(next(team for team in teams if winners[0] in team), key=position)
+    lost = sorted(next(team for team in teams if winners[0] not in team), key=position)
     delta = sum(scores[s] for s in won) - sum(scores[s] for s in lost)
-    # D-P3000-1: the i-th loser pays the i-th winner, in seating order from the first shooter.
+    # D-P3000-1: the i-th loser pays the i-th winner, in the order of play from the first shooter.
     return [(loser, winner, delta) for winner, loser in zip(won, lost, strict=True)]
 
 
@@ -702,15 +889,21 @@ class Scarney3000Match(ScoredMatch):
 
     def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
         entry = state.entries[0]
-        payments = settlement_payments(entry.scores, entry.winners, state.teams)
+        order = _report_seats(entry.report.get("order"), state.seats)
+        sides = self.sides(state)
+        payments = settlement_payments(entry.scores, entry.winners, sides, order)
         return payments_settlement(payments, state.seats)
+
+    def sides(self, state: ScoredMatchState) -> tuple[tuple[int, ...], ...]:
+        """Each plays for himself: no sides."""
+        return ()
 
     def next_game_setup(self, state: ScoredMatchState) -> dict[str, Any]:
         return {}
 
     def sheet_winners(self, state: ScoredMatchState, scores: tuple[int, ...]) -> tuple[int, ...]:
         """The seats of the highest seat (or side) total."""
-        groups = state.teams or tuple((seat,) for seat in range(state.seats))
+        groups = self.sides(state) or tuple((seat,) for seat in range(state.seats))
         best = max(groups, key=lambda group: sum(scores[seat] for seat in group))
         return tuple(best)
 
@@ -735,8 +928,7 @@ class Scarney3000Match(ScoredMatch):
                 totals=seat_totals,
                 game=number,
             )
-        report = {"turns": [[turn.seat, turn.score] for turn in game.turns]}
-        entry = GameEntry(number, None, tuple(seat_totals), game.winners, report)
+        entry = GameEntry(number, None, tuple(seat_totals), game.winners, report_of(game))
         return dataclasses.replace(
             state, entries=(*state.entries, entry), warnings=(*state.warnings, *warnings)
         )
@@ -757,14 +949,26 @@ class PartnershipScarney3000Match(Scarney3000Match):
                 f"Partnership Scarney 3000 is two against two or three against three, not {seats}.",
                 seats=seats,
             )
-        return read_teams(teams, seats, "match.bad_teams")
+        return read_teams(teams, seats, "match") if teams else ()
+
+    def sides(self, state: ScoredMatchState) -> tuple[tuple[int, ...], ...]:
+        """The game's sides (partner throws may have formed them), else the match's teams."""
+        if state.entries:
+            reported = state.entries[0].report.get("sides")
+            if isinstance(reported, list) and reported:
+                try:
+                    return read_sides(reported, state.seats, "match")
+                except BadSetup:
+                    pass  # not a report of this service: fall back on the match's teams
+        return state.teams or alternate_sides(state.seats)
 
     def standing(self, state: ScoredMatchState) -> list[dict[str, Any]]:
         """Each partner's own total, his side and its total; the side total ranks."""
         scores = _entry_scores(state)
-        sides = [sum(scores[seat] for seat in team) for team in state.teams]
+        teams = self.sides(state)
+        sides = [sum(scores[seat] for seat in team) for team in teams]
         rows = []
-        for index, team in enumerate(state.teams):
+        for index, team in enumerate(teams):
             for seat in team:
                 rows.append(
                     {
@@ -781,11 +985,23 @@ class PartnershipScarney3000Match(Scarney3000Match):
         return sorted(rows, key=lambda row: (row["rank"], row["seat"]))
 
     def next_game_setup(self, state: ScoredMatchState) -> dict[str, Any]:
-        return {"teams": [list(team) for team in state.teams]}
+        """The match's teams, if it has them, are its game's sides; else the game may draw."""
+        return {"teams": [list(team) for team in state.teams]} if state.teams else {}
 
 
 def _entry_scores(state: ScoredMatchState) -> tuple[int, ...]:
     return state.entries[0].scores if state.entries else (0,) * state.seats
+
+
+def _report_seats(order: Any, seats: int) -> list[int] | None:
+    """A game report's order of play, if it is one (every seat once)."""
+    if (
+        isinstance(order, list)
+        and all(_is_int(seat) for seat in order)
+        and sorted(order) == list(range(seats))
+    ):
+        return [int(seat) for seat in order]
+    return None
 
 
 # --- sheet entry (RULES.md 0.6, Appendix B.4, C.4) -----------------------------------------------

@@ -109,9 +109,13 @@ def test_random_games_replay_and_score_within_the_rules(seed: int, equal: bool) 
     rng = random.Random(seed)
     seats = [{"name": f"S3-{seed % 5}-{i}"} for i in range(rng.randint(2, 4))]
     ruleset = {"s3000_target": rng.choice([1500, 3000, 5000]), "s3000_equal_turns": equal}
-    game = services.game_start(kind="scarney-3000", seats=seats, ruleset=ruleset)
+    setup: dict[str, Any] = rng.choice(
+        [{}, {"seating_throws": True}, {"first_shooter": len(seats) - 1}]
+    )
+    game = services.game_start(kind="scarney-3000", seats=seats, ruleset=ruleset, setup=setup)
     folded, throws = play_out(game.pk, rng)
     assert throws > 0
+    assert sorted(folded.state.order) == list(range(len(seats)))
     assert_game_within_the_rules(game.pk, folded)
 
 
@@ -152,28 +156,38 @@ def test_a_live_match_is_one_game_settled_to_the_winner(
     assert_rebuild_equal()
 
 
-@pytest.mark.parametrize(("seed", "seats"), [(4, 4), (5, 6), (6, 4)])
+@pytest.mark.parametrize(
+    ("seed", "seats", "partner_throws"), [(4, 4, False), (5, 6, True), (6, 4, False), (7, 4, True)]
+)
 def test_a_partnership_match_settles_plus_or_minus_the_side_difference(
-    seed: int, seats: int, django_capture_on_commit_callbacks: Any
+    seed: int, seats: int, partner_throws: bool, django_capture_on_commit_callbacks: Any
 ) -> None:
     rng = random.Random(seed)
     players = [{"name": f"P3-{seed}-{i}"} for i in range(seats)]
-    teams = [list(range(1, seats, 2)), list(range(0, seats, 2))]  # "We" are the odd seats
+    # "We" are the odd seats, unless the partner throws form the sides
+    teams = [] if partner_throws else [list(range(1, seats, 2)), list(range(0, seats, 2))]
     match = services.match_start(
         format="partnership-scarney-3000",
         players=players,
         teams=teams,
         ruleset={"s3000_equal_turns": seed == 6},
     )
-    game = services.game_start(kind="partnership-scarney-3000", seats=None, match_id=match.pk)
+    setup = {"partner_throws": True} if partner_throws else {}
+    game = services.game_start(
+        kind="partnership-scarney-3000", seats=None, match_id=match.pk, setup=setup
+    )
     with django_capture_on_commit_callbacks(execute=True):
         folded, throws = play_out(game.pk, rng)
     state = folded.state
-    assert state.teams == tuple(tuple(team) for team in teams)
+    if teams:
+        assert state.teams == tuple(tuple(team) for team in teams)
+    else:
+        assert len(state.draw_throws) >= seats and state.order[0] in state.teams[0]
     assert_game_within_the_rules(game.pk, folded)
     settled = _settlement(match.pk)
-    won = state.winners
-    lost = next(team for team in state.teams if team != won)
+    in_order = state.order.index
+    won = sorted(state.winners, key=in_order)
+    lost = sorted(next(team for team in state.teams if team != state.winners), key=in_order)
     delta = sum(totals(state)[s] for s in won) - sum(totals(state)[s] for s in lost)
     assert settled["nets"] == [delta if seat in won else -delta for seat in range(seats)]
     assert settled["payments"] == [

@@ -65,12 +65,19 @@ def test_teams_come_from_the_setup_and_the_first_listed_is_we() -> None:
     assert RULES.view(state)["sides"][0]["seats"] == [1, 3]
 
 
+@pytest.mark.parametrize("teams", [[[0, 1], [2, 3]], [[0, 3], [1, 2]], [[3, 0], [2, 1]]])
+def test_partners_must_sit_alternately(teams: Any) -> None:
+    with pytest.raises(BadSetup) as refused:
+        start(setup={"teams": teams})
+    assert refused.value.code == "setup.teams_not_alternating"
+    assert "the sides are seats [0, 2] and [1, 3]" in refused.value.message
+
+
 @pytest.mark.parametrize(
     "teams",
     [
-        [[0, 1], [2, 3]],
-        [[0, 3], [1, 2]],
         [[0, 2], [1]],
+        [[0, 2], [2, 3]],
         [[0, 2], [1, 3], []],
         [[0, 2], [1, "3"]],
         [[0, 2], [1, True]],
@@ -79,7 +86,7 @@ def test_teams_come_from_the_setup_and_the_first_listed_is_we() -> None:
         {"We": [0, 2]},
     ],
 )
-def test_partners_must_sit_alternately(teams: Any) -> None:
+def test_teams_must_be_two_sides_holding_every_seat_once(teams: Any) -> None:
     with pytest.raises(BadSetup) as refused:
         start(setup={"teams": teams})
     assert refused.value.code == "setup.bad_teams"
@@ -196,12 +203,18 @@ def test_the_match_gives_its_teams_to_its_game() -> None:
     setup = MATCH.next_game_setup(state)
     assert setup == {"teams": [[1, 3], [0, 2]]}
     assert RULES.initial_state(setup, Ruleset(), 4).teams == ((1, 3), (0, 2))
-    assert MATCH.initial_state({}, 4).teams == ((0, 2), (1, 3))
+    untold = MATCH.initial_state({}, 4)
+    assert untold.teams == () and MATCH.next_game_setup(untold) == {}
+    assert MATCH.sides(untold) == ((0, 2), (1, 3))
 
 
 @pytest.mark.parametrize(
     ("seats", "teams", "code"),
-    [(5, [], "match.bad_seats"), (4, [[0, 1], [2, 3]], "match.bad_teams")],
+    [
+        (5, [], "match.bad_seats"),
+        (4, [[0, 1], [2, 3]], "match.teams_not_alternating"),
+        (4, [[0, 2]], "match.bad_teams"),
+    ],
 )
 def test_a_partnership_match_refuses_bad_seats_and_teams(seats: int, teams: Any, code: str) -> None:
     with pytest.raises(BadSetup) as refused:
@@ -229,3 +242,95 @@ def test_a_live_game_without_winners_falls_back_to_the_higher_side() -> None:
     state = MATCH.apply(MATCH.initial_state({}, 4), move)
     assert MATCH.games(state)[0]["winners"] == [0, 2]
     assert MATCH.settlement(state)["nets"] == [100, -100, 100, -100]
+
+
+# --- partner throws (RULES.md 10 by 8.1, D-P3000-2 as D-PSD-1) -----------------------------------
+
+
+def drawing() -> State:
+    return start(setup={"partner_throws": True})
+
+
+def draw(state: State, *throws: str) -> State:
+    for text in throws:
+        state = RULES.apply(state, Move("dice.thrown", {"faces": text.split()}))
+    return state
+
+
+def test_partner_throws_form_the_sides_highest_first_partners_alternating() -> None:
+    # given: totals 10, 20, 5, 15
+    state = draw(
+        start(setup={"partner_throws": True}), "6 3 1 D D", "6 6 4 3 1", "4 1 D D D", "6 4 3 1 1"
+    )
+    # then: the two highest (seats 1 and 3) are "We"; seat 1 shoots first, partners alternate
+    assert state.teams == ((1, 3), (0, 2)) and state.order == (1, 0, 3, 2)
+    assert state.shooter == 1 and state.phase == MUST_THROW
+    assert RULES.view(state)["sides"][0] == {"name": "We", "seats": [1, 3], "total": 0}
+
+
+def test_a_tie_across_the_split_is_thrown_again_by_the_tied_only() -> None:
+    # seats 0 and 2 tie at 10 for the second place: it decides the sides
+    state = draw(
+        start(setup={"partner_throws": True}), "6 3 1 D D", "6 6 4 3 1", "6 3 1 D D", "4 1 D D D"
+    )
+    assert state.draw is not None and state.draw.pending == (0, 2)
+    state = draw(state, "D D D D 1", "D D D D 3")
+    assert state.teams == ((1, 2), (0, 3)) and state.order == (1, 0, 2, 3)
+
+
+def test_a_tie_within_the_lower_side_is_not_thrown_again() -> None:
+    state = draw(
+        start(setup={"partner_throws": True}), "6 6 6 6 6", "6 6 4 3 1", "4 1 D D D", "4 1 D D D"
+    )
+    assert state.draw is None and state.teams == ((0, 1), (2, 3))
+    assert state.order == (0, 2, 1, 3)
+
+
+def test_a_tie_for_the_highest_is_thrown_again_even_within_a_side() -> None:
+    state = draw(
+        start(setup={"partner_throws": True}), "6 6 6 6 6", "6 6 6 6 6", "4 1 D D D", "D D D D D"
+    )
+    assert state.draw is not None and state.draw.pending == (0, 1)
+    state = draw(state, "D D D D 1", "D D D D 3")
+    assert state.teams == ((0, 1), (2, 3)) and state.order == (1, 2, 0, 3)
+
+
+def test_teams_and_partner_throws_together_are_refused() -> None:
+    with pytest.raises(BadSetup) as refused:
+        start(setup={"partner_throws": True, "teams": [[0, 2], [1, 3]]})
+    assert refused.value.code == "setup.conflict"
+
+
+def test_payments_pair_in_the_order_of_play_from_the_first_shooter() -> None:
+    # given: six players; partner throws rank seats 2, 0, 4, 1, 5, 3
+    throws = ["6 6 6 6 1", "6 4 3 1 1", "6 6 6 6 6", "4 1 D D D", "6 6 4 3 1", "6 3 1 D D"]
+    state = draw(start(6, setup={"partner_throws": True}, s3000_target=600), *throws)
+    assert state.order == (2, 1, 0, 5, 4, 3) and state.teams == ((0, 2, 4), (1, 3, 5))
+    # when: "We" win 600 to 0
+    game = turns(state, 200, 0, 200, 0, 200)
+    assert game.winners == (0, 2, 4)
+    settled = MATCH.settlement(MATCH.apply(MATCH.initial_state({}, 6), finished(game)))
+    # then: loser i pays winner i in the order of play: 1 pays 2, 5 pays 0, 3 pays 4
+    assert settled["payments"] == [
+        {"from": 1, "to": 2, "points": 600},
+        {"from": 5, "to": 0, "points": 600},
+        {"from": 3, "to": 4, "points": 600},
+    ]
+    assert settled["nets"] == [600, -600, 600, -600, 600, -600]
+
+
+def test_sides_formed_by_partner_throws_need_not_alternate_by_seat_number() -> None:
+    # given: totals 20, 10, 5, 15: seats 0 and 3 are partners and sit apart in the order of play
+    state = draw(drawing(), "6 6 4 3 1", "6 3 1 D D", "4 1 D D D", "6 4 3 1 1")
+    assert state.teams == ((0, 3), (1, 2)) and state.order == (0, 1, 3, 2)
+    game = turns(state, 0, 1200, 0, 1800)  # seats 0, 1, 3, 2 in turn: They reach 3000
+    assert game.winners == (1, 2)
+    # when: the match settles the game it was told of
+    match = MATCH.apply(MATCH.initial_state({}, 4), finished(game))
+    # then: the game's sides count, not the seats' parity
+    assert MATCH.sides(match) == ((0, 3), (1, 2))
+    assert MATCH.settlement(match) == {
+        "payments": [{"from": 0, "to": 1, "points": 3000}, {"from": 3, "to": 2, "points": 3000}],
+        "nets": [-3000, 3000, 3000, -3000],
+    }
+    assert [row["side"] for row in MATCH.standing(match)] == ["They", "They", "We", "We"]

@@ -432,14 +432,16 @@ def test_data_that_is_not_an_object_and_unknown_types_are_refused() -> None:
     assert refusal(start(), Move(None, {})).code == "event.unknown_type"  # type: ignore[arg-type]
 
 
-def test_a_throw_or_stand_naming_a_finished_turn_is_refused_turn_over() -> None:
+def test_a_throw_or_stand_naming_another_seat_is_refused() -> None:
     state = turns(start(3), 200)
     refused = refusal(state, thrown(*NO_SCORE_5, seat=0))
     assert refused.code == "turn.over"
     assert refused.message == "Seat 0's turn is over (stood on 200); seat 1 is the shooter."
     busted = turns(state, 0)
     assert "Seat 1's turn is over (bust)" in refusal(busted, Move(STAND.type, {"seat": 1})).message
-    assert refusal(busted, thrown(*NO_SCORE_5, seat=0)).code == "turn.over"
+    other = refusal(busted, thrown(*NO_SCORE_5, seat=0))
+    assert other.code == "turn.not_your_turn"
+    assert other.message == "Seat 0 is not on turn: seat 2 is the shooter."
     assert play(busted, thrown("D", "1", "3", "4", "6", seat=2)).banked == 50
 
 
@@ -666,3 +668,69 @@ def test_a_scarney_3000_match_has_two_or_more_players() -> None:
     with pytest.raises(BadSetup) as teams:
         MATCH.initial_state({}, 4, [[0, 2], [1, 3]])
     assert teams.value.code == "match.bad_teams"
+
+
+# --- the order of play: seat 0, a first shooter, or recorded seating throws (0.5, 7.2 by 9.1) ----
+
+
+def test_a_first_shooter_from_the_setup_starts_and_play_passes_left_from_him() -> None:
+    state = RULES.initial_state({"first_shooter": 2}, Ruleset(), 3)
+    assert state.shooter == 2 and state.order == (2, 0, 1)
+    state = turns(state, 200, 0, 250)
+    assert [t.seat for t in state.turns] == [2, 0, 1] and state.shooter == 2
+
+
+def test_with_equal_turns_the_round_ends_with_the_seat_right_of_the_first_shooter() -> None:
+    ruleset = make_ruleset(Ruleset, {"s3000_target": 500, "s3000_equal_turns": True})
+    state = turns(RULES.initial_state({"first_shooter": 1}, ruleset, 3), 0, 500)
+    assert state.closing == (0,) and state.shooter == 0  # seat 2 reached; seat 0 ends the round
+    state = turns(state, 450)
+    assert state.phase == OVER and state.winners == (2,)
+
+
+def draw(state: State, *throws: str) -> State:
+    return play(state, *(throw(text) for text in throws))
+
+
+def test_seating_throws_order_the_play_highest_total_first_ties_thrown_again() -> None:
+    # given: seats 0 and 2 tie at 20 for the highest total
+    state = RULES.initial_state({"seating_throws": True}, Ruleset(), 3)
+    assert state.phase == "drawing" and RULES.expected(state) == ["dice.thrown"]
+    assert RULES.current_player(state) == 0
+    state = draw(state, "6 6 4 3 1", "D D 1 3 4", "6 6 4 3 1")
+    assert RULES.view(state)["dice"]["draw"]["throwing"] == [0, 2]
+    assert RULES.current_player(state) == 0
+    # when: only they throw again; seat 2 wins it
+    state = draw(state, "D D D D 1", "3 D D D D")
+    # then: seat 2 shoots first, seat 0 on his left, then seat 1
+    assert state.order == (2, 0, 1) and state.shooter == 2 and state.phase == MUST_THROW
+    drawn = RULES.view(state)["dice"]["draw"]
+    assert [t["total"] for t in drawn["throws"]] == [20, 8, 20, 1, 3]
+    assert drawn["ranking"] is None and drawn["throwing"] is None
+    assert [t.seat for t in turns(state, 0, 0, 0).turns] == [2, 0, 1]
+
+
+def test_during_the_seating_throws_only_the_thrower_throws_five_dice() -> None:
+    state = RULES.initial_state({"seating_throws": True}, Ruleset(), 2)
+    assert refusal(state, STAND).code == "seating.throws_due"
+    assert refusal(state, thrown("D", "1", "3")).code == "throw.wrong_dice_count"
+    other = refusal(state, thrown(*NO_SCORE_5, seat=1))
+    assert other.code == "turn.not_your_turn" and "seat 0 throws for the draw" in other.message
+    assert fold(RULES, state, [throw("D 1 3 4 6"), UNDO]) == state
+
+
+@pytest.mark.parametrize(
+    ("setup", "code"),
+    [
+        ({"first_shooter": 3}, "setup.bad_value"),
+        ({"first_shooter": "1"}, "setup.bad_value"),
+        ({"first_shooter": True}, "setup.bad_value"),
+        ({"seating_throws": "yes"}, "setup.bad_value"),
+        ({"seating_throws": True, "first_shooter": 1}, "setup.conflict"),
+        ({"partner_throws": True}, "setup.unknown_key"),
+    ],
+)
+def test_a_bad_order_of_play_is_refused(setup: dict[str, Any], code: str) -> None:
+    with pytest.raises(BadSetup) as refused:
+        RULES.initial_state(setup, Ruleset(), 3)
+    assert refused.value.code == code
