@@ -869,7 +869,11 @@ def game_points(state: State) -> tuple[int, int]:
 def _score_sheet(state: State) -> dict[str, Any]:
     first, second = first_scores(state), second_scores(state)
     over = state.phase == HAND_OVER
+    part = state.part
     return {
+        # the current part's trick piles so far: seat 0, seat 1 (and the Truffle dummy)
+        "pile_points": None if part is None else [cards.points_of(p) for p in part.piles],
+        "tricks_won": None if part is None else [part.tricks_won(p) for p in range(3)],
         "start_values": list(state.start_values),
         "first": None if first is None else list(first),
         "second": None if second is None else list(second),

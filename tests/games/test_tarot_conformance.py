@@ -254,3 +254,26 @@ def test_a_module_game_without_base_game_is_refused_and_hands_may_go_unrecorded(
     folded = record(game.pk, Move("hand.ended", {}))
     assert hand_result(folded.state) == [-37, -37, -17]
     assert_replays(game.pk, folded)
+
+
+def test_the_api_shows_a_tarot_hand_and_refuses_with_the_rules_codes(api: Any) -> None:
+    body = {"kind": "manchester-truffle", "seats": [{"name": "Dee"}, {"name": "Opp"}]}
+    response = api.post("/api/v1/games/", body, format="json")
+    assert response.status_code == 201, response.json()
+    game = response.json()["id"]
+
+    def post(type: str, data: Any) -> Any:
+        event = {"id": str(uuid.uuid4()), "type": type, "data": data}
+        return api.post(f"/api/v1/games/{game}/events/", event, format="json")
+
+    assert post("cards.dealt", {"pack": list(cards.PACK)}).status_code == 201
+    shown = api.get(f"/api/v1/games/{game}/").json()
+    assert shown["expected"] == ["value.announced"] and shown["turn"] == 1
+    assert len(shown["dealt"]) == 2 and shown["stock"] == 52
+    wrong = post("value.announced", {"seat": 1, "value": 0})
+    assert wrong.status_code == 422 and wrong.json()["code"] == "announce.wrong_total"
+    assert post("card.played", {"card": [1, {}]}).status_code == 422
+    bad = post("cards.dealt", {"hands": "nonsense"})
+    assert bad.status_code == 422 and bad.json()["code"] == "event.out_of_order"
+    legal = shown["legal_events"]
+    assert legal and post(legal[0]["type"], legal[0]["data"]).status_code == 201
