@@ -213,7 +213,7 @@ class BostonRules:
         return {
             "turn": self.current_player(state),
             "throw": None if state.over else len(state.throws) + 1,
-            "dice_in_cup": 0 if state.over else DICE - len(state.throws),
+            "in_cup": 0 if state.over else DICE - len(state.throws),
             "set_aside": list(state.aside),
             "playoff": state.playoff,
             "to_throw": list(state.queue),

@@ -446,7 +446,7 @@ def _dice_view(state: State) -> dict[str, Any]:
         "turn_of_player": None if over else state.turn // state.seats + 1,
         "phase": state.phase,
         "next_throw": len(state.throws) + 1 if state.phase in (THROW_1, THROW_N) else None,
-        "dice_in_cup": in_cup,
+        "in_cup": in_cup,
         "showing": list(state.showing),
         "kept": list(state.kept),
         "locked": list(state.kept) if state.ruleset.cameroon_kept_dice_locked else [],

@@ -148,7 +148,7 @@ class HeartsDueRules:
         return {
             "dice": {
                 "turn": self.current_player(state),
-                "dice_in_cup": 0 if state.over else DICE,
+                "in_cup": 0 if state.over else DICE,
                 "round": state.rounds,
                 "extra_round": state.extra,
                 "to_roll": list(state.queue),

@@ -577,7 +577,7 @@ def _dice_view(state: State) -> dict[str, Any]:
         "first_shooter": state.first_shooter if state.round else None,
         "throwing_for": "seating" if state.phase == SEATING else "round" if shooting else None,
         "thrower": PUT_AND_TAKE.current_player(state) if state.phase == SEATING else state.shooter,
-        "dice": DICE if state.phase in (SEATING, SHOOTING) else 0,
+        "in_cup": DICE if state.phase in (SEATING, SHOOTING) else 0,
         "double_down": {"open": shooting and not state.doubled, "called": state.doubled},
         "order": list(state.order),
         "away": sorted(state.away),

@@ -272,7 +272,7 @@ def test_a_round_over_the_api_shows_the_dice_the_pot_and_its_ledger(api: Any) ->
     body = {"kind": "multiplication", "seats": [{"name": "Ann"}, {"name": "Bob"}]}
     game = api.post("/api/v1/games/", body, format="json").json()
     assert game["pot"] == {"balance": 2, "nets": [-1, -1]}
-    assert game["dice"]["dice_in_cup"] == 3 and game["expected"] == ["dice.thrown"]
+    assert game["dice"]["in_cup"] == 3 and game["expected"] == ["dice.thrown"]
 
     def throw(*faces: str) -> Any:
         event = {"id": str(uuid.uuid4()), "type": "dice.thrown", "data": {"faces": list(faces)}}

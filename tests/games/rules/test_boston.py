@@ -130,15 +130,15 @@ def test_scores_span_3_to_18_and_2_to_72() -> None:
 def test_the_view_says_whose_throw_and_how_many_dice_are_in_the_cup() -> None:
     state = new_round()
     dice = BOSTON.view(state)["dice"]
-    assert (dice["turn"], dice["throw"], dice["dice_in_cup"]) == (0, 1, 3)
+    assert (dice["turn"], dice["throw"], dice["in_cup"]) == (0, 1, 3)
     state = BOSTON.apply(state, throw("1 2 4"))
     dice = BOSTON.view(state)["dice"]
-    assert (dice["throw"], dice["dice_in_cup"], dice["set_aside"]) == (2, 2, ["4"])
+    assert (dice["throw"], dice["in_cup"], dice["set_aside"]) == (2, 2, ["4"])
     state = BOSTON.apply(state, throw("3 1"))
-    assert BOSTON.view(state)["dice"]["dice_in_cup"] == 1
+    assert BOSTON.view(state)["dice"]["in_cup"] == 1
     state = BOSTON.apply(state, throw("5"))
     dice = BOSTON.view(state)["dice"]
-    assert (dice["turn"], dice["dice_in_cup"], dice["set_aside"]) == (1, 3, [])
+    assert (dice["turn"], dice["in_cup"], dice["set_aside"]) == (1, 3, [])
     assert dice["turns"][0]["how"] == "4 + 3 + 5 = 12"
     assert BOSTON.expected(state) == ["dice.thrown"] and BOSTON.legal_events(state) is None
 

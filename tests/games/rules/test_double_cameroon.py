@@ -138,12 +138,12 @@ def test_there_are_ten_categories_so_five_turns_each() -> None:
 def test_a_turn_of_three_throws_keeps_dice_then_groups_and_scores_both_boxes() -> None:
     state = new_game()
     assert GAME.expected(state) == ["dice.thrown"]
-    assert GAME.view(state)["dice"]["dice_in_cup"] == 10
+    assert GAME.view(state)["dice"]["in_cup"] == 10
     state = GAME.apply(state, throw(FIRST_THROW))
     assert GAME.expected(state) == ["dice.kept", "dice.grouped"]
     state = GAME.apply(state, keep("6 6 6"))
     dice = GAME.view(state)["dice"]
-    assert (dice["dice_in_cup"], dice["next_throw"], dice["kept"]) == (7, 2, ["6", "6", "6"])
+    assert (dice["in_cup"], dice["next_throw"], dice["kept"]) == (7, 2, ["6", "6", "6"])
     state = GAME.apply(state, throw("6 6 1 1 2 3 4"))
     state = GAME.apply(state, keep("6 6 6 6 6"))
     state = GAME.apply(state, throw("5 5 5 5 1"))
@@ -178,9 +178,9 @@ def test_keeping_none_throws_all_ten_again_and_dice_kept_before_may_be_thrown_ag
     state = played([throw(FIRST_THROW), keep("6 6 6"), throw("1 1 1 1 1 1 1")])
     # D-DC-1: the sixes kept before throw 2 may go back in the cup for throw 3
     state = GAME.apply(state, keep("1 1 1 1 1"))
-    assert GAME.view(state)["dice"]["dice_in_cup"] == 5
+    assert GAME.view(state)["dice"]["in_cup"] == 5
     state = played([throw(FIRST_THROW), keep("")])
-    assert GAME.view(state)["dice"]["dice_in_cup"] == 10
+    assert GAME.view(state)["dice"]["in_cup"] == 10
     assert refusal(state, throw("1 2 3")).code == "throw.wrong_dice_count"
 
 
@@ -190,7 +190,7 @@ def test_with_locked_dice_a_kept_die_stays_kept() -> None:
     error = refusal(state, keep("1 1 1 1 1 1"))
     assert error.code == "keep.dropped_locked_die" and "6 6 6" in error.message
     state = GAME.apply(state, keep("6 6 6 6"))
-    assert GAME.view(state)["dice"]["dice_in_cup"] == 6
+    assert GAME.view(state)["dice"]["in_cup"] == 6
 
 
 def test_a_turn_passes_clockwise_and_the_game_ends_after_five_turns_each() -> None:

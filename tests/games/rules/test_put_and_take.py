@@ -722,7 +722,7 @@ def test_states_are_picklable_and_compare_equal() -> None:
 def test_the_view_says_whose_throw_how_many_dice_and_the_round() -> None:
     dice = PUT_AND_TAKE.view(play(anted(), throw("DD1")))["dice"]
     assert dice["round"] == 1 and dice["shooter"] == 1 and dice["thrower"] == 1
-    assert dice["throwing_for"] == "round" and dice["dice"] == 3
+    assert dice["throwing_for"] == "round" and dice["in_cup"] == 3
     assert dice["double_down"] == {"open": True, "called": False}
     assert dice["order"] == [0, 1, 2] and dice["first_shooter"] == 0
     between = PUT_AND_TAKE.view(play(anted(), throw("111")))["dice"]
