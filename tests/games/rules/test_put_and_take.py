@@ -726,7 +726,7 @@ def test_the_view_says_whose_throw_how_many_dice_and_the_round() -> None:
     assert dice["double_down"] == {"open": True, "called": False}
     assert dice["order"] == [0, 1, 2] and dice["first_shooter"] == 0
     between = PUT_AND_TAKE.view(play(anted(), throw("111")))["dice"]
-    assert between["dice"] == 0 and between["double_down"]["open"] is False
+    assert between["in_cup"] == 0 and between["double_down"]["open"] is False
     assert between["rounds"] == [{"round": 1, "winner": 0, "how": "scarney"}]
     seated = PUT_AND_TAKE.view(play(start(), seating("666")))["dice"]
     assert seated["throwing_for"] == "seating" and seated["thrower"] == 1
