@@ -16,7 +16,7 @@ from games.rules import cards
 from games.rules.base import Move
 from games.rules.cards import FOOL, PACK
 from games.rules.courtship import COURTSHIP_RULES
-from games.rules.errors import BadSetup, IllegalEvent
+from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
 from games.rules.last_laugh import LAST_LAUGH_RULES
 from games.rules.manchester import PICCADILLY_RULES, TRUFFLE_RULES
 from games.rules.tontine import TONTINE_RULES
@@ -290,3 +290,16 @@ def test_malformed_events_are_refused_never_raised(
     except IllegalEvent:
         return
     json.dumps(rules.view(after))
+
+
+@settings(max_examples=100, deadline=None)
+@given(kind=st.sampled_from(sorted(ENGINES)), setup=JSON, ruleset=JSON)
+def test_malformed_setups_and_rulesets_are_refused_never_raised(
+    kind: str, setup: Any, ruleset: Any
+) -> None:
+    rules, seats, base, _ = ENGINES[kind]
+    for chosen in (ruleset, base):
+        try:
+            rules.initial_state(setup, chosen, seats)
+        except (BadSetup, BadRuleset):
+            pass
