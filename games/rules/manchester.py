@@ -7,6 +7,10 @@ a hand and a dummy) for 13 tricks; Truffle plays three hands of 16 (Dealer, a du
 by both, Opposite) for 16 tricks. The hand total is first score + second score; the higher total
 wins the difference in game points.
 
+Deals arrive recorded: the shuffled pack (``pack``, dealt by the service in packets, Opposite
+first: D-MP-2; Piccadilly's four hands go Opposite, Dealer, Opposite, Dealer; Truffle's Opposite,
+Dealer, dummy) or the hands themselves.
+
 One game stream is one hand; a game of ``mp_hands`` hands is a match of that many hands
 (``ManchesterMatch``), with the dealer alternating (RULES.md 20.1, D-MP-6). The state machine of
 20.5 is per hand, so a hand is the natural stream; the match adds up the game points.

@@ -338,6 +338,17 @@ def test_piccadilly_hands_and_dummies_sit_dealer_opposite_and_their_dummies() ->
     assert part.current.leader == 0 and PICC.current_player(state) == 0  # Dealer leads
 
 
+def test_piccadilly_part_two_from_the_ordered_stock_alternates_opposite_first() -> None:
+    state = PICC.initial_state({"dealer": 1}, {}, 2)
+    state = act(PICC, state, "cards.dealt", pack=list(PACK))
+    stock = run(PICC, state, until=lambda s: s.phase == P_DEAL).stock
+    state = act(PICC, run(PICC, state, until=lambda s: s.phase == P_DEAL), "cards.dealt")
+    first = stock[0:5] + stock[20:25] + stock[40:43]  # Opposite's first hand
+    second = stock[10:15] + stock[30:35] + stock[46:49]  # Opposite's second hand
+    assert state.options[0] == (first, second)  # seat 0 is Opposite when seat 1 deals
+    assert state.options[1][0] == stock[5:10] + stock[25:30] + stock[43:46]
+
+
 def test_part_two_is_dealt_from_the_set_aside_cards() -> None:
     state = run(PICC, in_play(), until=lambda s: s.phase == P_DEAL)
     assert refusal(PICC, state, "cards.dealt").code == "event.bad_data"  # stock order unknown
