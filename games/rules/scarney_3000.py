@@ -129,7 +129,7 @@ class Throw:
 
 def evaluate(faces: Sequence[str], pending: int = 0, table: str = "as_printed") -> Throw:
     """A throw per RULES.md 9.3: A confirms (a dead die), B is unconfirmed, C busts."""
-    faces = tuple(sorted(faces))
+    faces = tuple(sorted(faces, key=_book_order))
     dead = faces.count(DEAD)
     bonus_face, bonus_dice = _number_bonus(faces)
     bonus_points = BONUS_TABLES[table][bonus_face][bonus_dice] if bonus_face else 0
@@ -163,7 +163,11 @@ def _number_bonus(faces: tuple[str, ...]) -> tuple[str | None, int]:
 
 def show(faces: Sequence[str]) -> str:
     """A throw as the book writes it: dead dice first (``D 3 4 6 6``)."""
-    return " ".join(sorted(faces, key=lambda face: (face != DEAD, face)))
+    return " ".join(sorted(faces, key=_book_order))
+
+
+def _book_order(face: str) -> tuple[bool, str]:
+    return (face != DEAD, face)
 
 
 def hand_name(face: str, count: int) -> str:
@@ -440,6 +444,9 @@ class PartnershipScarney3000Rules(Scarney3000Rules):
     max_seats = 6
     name = "Partnership Scarney 3000"
 
+    SETUP_KEYS = frozenset({"teams", "first_shooter", "partner_throws"})
+    DRAW_KEY = "partner_throws"
+
     def _check_seats(self, seats: int) -> None:
         if seats not in (4, 6):
             raise BadSetup(
@@ -448,12 +455,14 @@ class PartnershipScarney3000Rules(Scarney3000Rules):
                 seats=seats,
             )
 
-    SETUP_KEYS = frozenset({"teams", "first_shooter", "partner_throws"})
-    DRAW_KEY = "partner_throws"
-
     def _teams(self, setup: Mapping[str, Any], seats: int) -> tuple[tuple[int, ...], ...]:
-        if setup.get("teams") and setup.get("partner_throws"):
-            raise BadSetup("setup.conflict", "Give either the teams or partner_throws, not both.")
+        """The setup's sides, alternate seats by default; none yet if partner throws form them."""
+        if setup.get("partner_throws") is True:
+            if setup.get("teams"):
+                raise BadSetup(
+                    "setup.conflict", "Give either the teams or partner_throws, not both."
+                )
+            return ()
         return read_teams(setup.get("teams"), seats, "setup")
 
     def _needs_rethrow(self, ranking: tuple[tuple[int, ...], ...], index: int, seats: int) -> bool:
@@ -730,7 +739,16 @@ def dice_view(state: State) -> dict[str, Any]:
         "closing": None if state.closing is None else list(state.closing),
         "order": list(state.order),
         "draw": draw_view(state),
+        "last_turn": last_turn_view(state),
     }
+
+
+def last_turn_view(state: State) -> dict[str, Any] | None:
+    """The turn just ended, so the table sees how a bust (or a stand) came about."""
+    if not state.turns:
+        return None
+    turn = state.turns[-1]
+    return {"seat": turn.seat, "score": turn.score, "throws": throws_view(turn.throws)}
 
 
 def draw_view(state: State) -> dict[str, Any] | None:

@@ -258,10 +258,9 @@ def draw(state: State, *throws: str) -> State:
 
 
 def test_partner_throws_form_the_sides_highest_first_partners_alternating() -> None:
-    # given: totals 10, 20, 5, 15
-    state = draw(
-        start(setup={"partner_throws": True}), "6 3 1 D D", "6 6 4 3 1", "4 1 D D D", "6 4 3 1 1"
-    )
+    # given: no sides before the throws; totals 10, 20, 5, 15
+    assert drawing().teams == () and "sides" not in RULES.view(drawing())
+    state = draw(drawing(), "6 3 1 D D", "6 6 4 3 1", "4 1 D D D", "6 4 3 1 1")
     # then: the two highest (seats 1 and 3) are "We"; seat 1 shoots first, partners alternate
     assert state.teams == ((1, 3), (0, 2)) and state.order == (1, 0, 3, 2)
     assert state.shooter == 1 and state.phase == MUST_THROW
@@ -270,26 +269,20 @@ def test_partner_throws_form_the_sides_highest_first_partners_alternating() -> N
 
 def test_a_tie_across_the_split_is_thrown_again_by_the_tied_only() -> None:
     # seats 0 and 2 tie at 10 for the second place: it decides the sides
-    state = draw(
-        start(setup={"partner_throws": True}), "6 3 1 D D", "6 6 4 3 1", "6 3 1 D D", "4 1 D D D"
-    )
+    state = draw(drawing(), "6 3 1 D D", "6 6 4 3 1", "6 3 1 D D", "4 1 D D D")
     assert state.draw is not None and state.draw.pending == (0, 2)
     state = draw(state, "D D D D 1", "D D D D 3")
     assert state.teams == ((1, 2), (0, 3)) and state.order == (1, 0, 2, 3)
 
 
 def test_a_tie_within_the_lower_side_is_not_thrown_again() -> None:
-    state = draw(
-        start(setup={"partner_throws": True}), "6 6 6 6 6", "6 6 4 3 1", "4 1 D D D", "4 1 D D D"
-    )
+    state = draw(drawing(), "6 6 6 6 6", "6 6 4 3 1", "4 1 D D D", "4 1 D D D")
     assert state.draw is None and state.teams == ((0, 1), (2, 3))
     assert state.order == (0, 2, 1, 3)
 
 
 def test_a_tie_for_the_highest_is_thrown_again_even_within_a_side() -> None:
-    state = draw(
-        start(setup={"partner_throws": True}), "6 6 6 6 6", "6 6 6 6 6", "4 1 D D D", "D D D D D"
-    )
+    state = draw(drawing(), "6 6 6 6 6", "6 6 6 6 6", "4 1 D D D", "D D D D D")
     assert state.draw is not None and state.draw.pending == (0, 1)
     state = draw(state, "D D D D 1", "D D D D 3")
     assert state.teams == ((0, 1), (2, 3)) and state.order == (1, 2, 0, 3)

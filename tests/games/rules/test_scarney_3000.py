@@ -104,6 +104,16 @@ def test_the_worked_example_hit_that_is_not_dead_busts_the_turn() -> None:
     state = play(start(), throw("D 3 4 6 6"), throw("D 3 6 6"), throw("D D 6"), throw("4"))
     assert state.shooter == 1 and state.turns[-1].score == 0
     assert RULES.scores(state)[0].total == 0
+    last = RULES.view(state)["dice"]["last_turn"]
+    assert last["seat"] == 0 and last["score"] == 0
+    assert [t["faces"] for t in last["throws"]] == [
+        ["D", "3", "4", "6", "6"],
+        ["D", "3", "6", "6"],
+        ["D", "D", "6"],
+        ["4"],
+    ]
+    assert [t["turn_points"] for t in last["throws"]] == [50, 100, 200, 0]
+    assert last["throws"][-1]["outcome"] == BUST
 
 
 def test_the_worked_example_hit_that_is_dead_makes_250_with_all_five_dice_back() -> None:
