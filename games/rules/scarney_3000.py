@@ -10,6 +10,20 @@ partners' turns, and each winning partner collects the side difference from his 
 
 One game is a whole match: its format (a :class:`~games.rules.matches.ScoredMatch`) settles it and
 takes finished sheets, entered turn by turn in seating order (Appendix B.4, C.4).
+
+Events: ``dice.thrown {"faces": [...]}`` and ``shooter.stood {}``, each may name its ``"seat"``.
+Setup: ``first_shooter`` (seat 0 by default) or ``seating_throws: true`` (RULES.md 0.5, 7.2: the
+seats throw five dice, highest number total first, ties thrown again); the partnership game takes
+``teams`` (alternate seats, "We" first) or ``partner_throws: true`` (8.1, D-PSD-1). Sheet:
+``game.scored {"turns": [[per seat], ...], "cumulative"?: same shape, "scores"?: [per seat]}``,
+a row per round in seating order, 0 (or null) for a bust or no turn.
+Refusals: ``throw.bad_face``, ``throw.wrong_dice_count``, ``stand.below_minimum``,
+``stand.unconfirmed_bonus``, ``turn.over``, ``turn.not_your_turn``, ``seating.throws_due``,
+``game.over``, ``event.*``; setup ``game.bad_seats``, ``setup.*`` (``bad_teams``,
+``teams_not_alternating``, ``conflict``, ``bad_value``, ``unknown_key``); sheets
+``score.not_multiple_of_50``, ``score.below_minimum`` (lenient: warnings),
+``sheet.cumulative_mismatch``, ``sheet.total_mismatch``, ``sheet.turn_not_due``,
+``sheet.game_unfinished``.
 """
 
 from __future__ import annotations
