@@ -744,3 +744,22 @@ def test_a_bad_order_of_play_is_refused(setup: dict[str, Any], code: str) -> Non
     with pytest.raises(BadSetup) as refused:
         RULES.initial_state(setup, Ruleset(), 3)
     assert refused.value.code == code
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    data=st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers(min_value=-100, max_value=4000)
+        | st.text(max_size=3),
+        lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=6), inner),
+        max_leaves=16,
+    )
+)
+def test_any_sheet_data_is_entered_or_refused_never_a_crash(data: Any) -> None:
+    for candidate in (data, {"turns": data}, {"turns": [[200, 3000]], "cumulative": data}):
+        try:
+            MATCH.apply(match(2), Move("game.scored", candidate))
+        except IllegalEvent:
+            pass
