@@ -12,7 +12,7 @@ import base64
 import datetime as dt
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db.models import Q, QuerySet
 
@@ -20,6 +20,8 @@ from games.models import Game, Player
 from scoring.models import GameSummary, MatchStanding
 
 PAGE = 50
+
+_Row = TypeVar("_Row", GameSummary, MatchStanding)
 
 
 class BadQuery(ValueError):
@@ -76,7 +78,7 @@ def _matches(player: Player, query: Query) -> QuerySet[MatchStanding]:
     return _window(rows, query, "match_id").order_by("-updated_at", "-match_id").distinct()
 
 
-def _window(rows: Any, query: Query, key: str) -> Any:
+def _window(rows: QuerySet[_Row], query: Query, key: str) -> QuerySet[_Row]:
     if query.since:
         rows = rows.filter(updated_at__date__gte=query.since)
     if query.until:
