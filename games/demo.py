@@ -1,5 +1,6 @@
 """The demo club that ``make run`` loads: players, a finished Solitaire match recorded move by
-move, the rule book's four end games as study positions, and a game in progress."""
+move, the rule book's four end games as study positions, a game in progress, the sample sheets
+of the rule books and live tables of the other games (games.demo_tables)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games import folding, services
+from games import demo_tables, folding, services
 from games.models import Game, Player, Stream
 from games.rules.solve.solitaire import best_line
 
@@ -90,7 +91,13 @@ def load() -> dict[str, Any]:
     ]
     live = services.game_start(kind="scarney-solitaire", seats=[{"name": "Bob"}], user=user)
     play(live, rng, user, moves=3)
-    return {"match": match.pk, "studies": [g.pk for g in studies], "in_progress": live.pk}
+    return {
+        "match": match.pk,
+        "studies": [g.pk for g in studies],
+        "in_progress": live.pk,
+        "sheets": demo_tables.load_sheets(user),
+        "tables": demo_tables.load_live_tables(user, rng),
+    }
 
 
 def play_well(game: Game, rng: random.Random, user: Any) -> None:

@@ -1,0 +1,33 @@
+"""The demo club loads on a fresh database, with the sample sheets settled as the books say."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+
+from games import demo
+from games.models import Stream
+from scoring import selectors
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_demo_club_loads_once_with_its_sheets_settled(
+    django_capture_on_commit_callbacks: Any, capsys: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        made = demo.load()
+    singles, high_low = made["sheets"]
+    assert selectors.settlement(singles)["payments"] == [
+        {"from": 0, "to": 2, "points": 185},
+        {"from": 1, "to": 2, "points": 105},
+    ]
+    assert selectors.settlement(high_low)["payments"] == [{"from": 0, "to": 1, "points": 252}]
+    assert Stream.objects.get(pk=singles).status == "settled"
+    live_match, *games = made["tables"]
+    assert Stream.objects.get(pk=live_match).version >= 2  # a game is in
+    assert all(Stream.objects.get(pk=g).version > 1 for g in games)
+    call_command("load_demo")
+    assert "already loaded" in capsys.readouterr().out
