@@ -17,18 +17,18 @@ from games.rules import registry
 from games.rules.base import Move, Rules, fold, make_ruleset, ruleset_as_dict
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
 from games.rules.matches import GameEntry, ScoredMatchState, match_rules
-from games.rules.scarnie import (
+from games.rules.scarnie import SCARNIE
+from games.rules.scarnie_board import (
     ALL_PLAIN,
     DEALING,
     OVER,
     PLAY,
-    SCARNIE,
     Pawn,
     Ruleset,
-    ScarnieMatch,
     State,
     pawns_left,
 )
+from games.rules.scarnie_match import ScarnieMatch
 
 # The tests' own colouring (the seed fixes none, D-SCN-2): 1-20 are a, 21-28 are b.
 COLOUR = {n: "a" if n <= 20 else "b" for n in range(1, 29)}
