@@ -24,7 +24,7 @@ from games import folding, services
 from games.models import Event, Stream
 from games.rules.base import Move
 from games.rules.errors import IllegalEvent
-from games.rules.scarney_3000 import MAY_STAND, MUST_THROW, totals
+from games.rules.scarney_3000_play import MAY_STAND, MUST_THROW, totals
 from scoring.models import GameSummary
 from tests.conformance import assert_rebuild_equal, assert_replays, record
 

@@ -17,7 +17,8 @@ from games.rules import registry
 from games.rules.base import Move, make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.matches import match_rules
-from games.rules.scarney_3000 import MUST_THROW, OVER, Ruleset, State
+from games.rules.scarney_3000_play import MUST_THROW, OVER, State
+from games.rules.scarney_3000_scoring import Ruleset
 
 RULES: Any = registry.get("partnership-scarney-3000")
 MATCH: Any = match_rules("partnership-scarney-3000")

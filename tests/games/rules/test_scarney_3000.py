@@ -24,17 +24,8 @@ from games.rules import registry
 from games.rules.base import Move, fold, make_ruleset
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
 from games.rules.matches import match_rules
-from games.rules.scarney_3000 import (
-    BUST,
-    MAY_STAND,
-    MUST_THROW,
-    OVER,
-    SCORED,
-    UNCONFIRMED,
-    Ruleset,
-    State,
-    evaluate,
-)
+from games.rules.scarney_3000_play import MAY_STAND, MUST_THROW, OVER, State
+from games.rules.scarney_3000_scoring import BUST, SCORED, UNCONFIRMED, Ruleset, evaluate
 
 RULES: Any = registry.get("scarney-3000")
 MATCH: Any = match_rules("scarney-3000")
