@@ -22,7 +22,7 @@ from games import folding, services
 from games.models import Stream
 from games.rules import cards
 from games.rules.base import Move
-from games.rules.manchester import first_scores, game_points, second_scores
+from games.rules.manchester_hand import first_scores, game_points, second_scores
 from games.rules.tontine import hand_result, seat_points
 from scoring.models import GameSummary, MatchStanding
 from tests.conformance import assert_rebuild_equal, assert_replays, record

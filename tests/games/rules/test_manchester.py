@@ -15,6 +15,12 @@ from games.rules.base import Move, fold_states
 from games.rules.cards import FOOL, PACK
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
 from games.rules.manchester import (
+    PICCADILLY_MATCH,
+    PICCADILLY_RULES,
+    TRUFFLE_RULES,
+    ManchesterRules,
+)
+from games.rules.manchester_hand import (
     HAND_OVER,
     M_PLAY,
     M_SCORE,
@@ -22,10 +28,6 @@ from games.rules.manchester import (
     P_DEAL,
     P_PLAY,
     P_SCORE,
-    PICCADILLY_MATCH,
-    PICCADILLY_RULES,
-    TRUFFLE_RULES,
-    ManchesterRules,
     State,
     first_scores,
     game_points,
