@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from games import folding, pot, services
 from games.models import Stream
 from games.rules.base import Move
-from games.rules.put_and_take import PUT_AND_TAKE, State, nets
+from games.rules.put_and_take import PUT_AND_TAKE
+from games.rules.put_and_take_state import State, nets
 from tests.conformance import assert_rebuild_equal, assert_replays, record
 
 pytestmark = pytest.mark.django_db

@@ -17,15 +17,9 @@ from games.rules import registry
 from games.rules.base import Move, Rules, fold, make_ruleset
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent, RuleError
 from games.rules.matches import match_rules
-from games.rules.put_and_take import (
-    PUT_AND_TAKE,
-    PUT_AND_TAKE_MATCH,
-    Ruleset,
-    State,
-    classify,
-    nets,
-    transfers,
-)
+from games.rules.put_and_take import PUT_AND_TAKE, PUT_AND_TAKE_MATCH
+from games.rules.put_and_take_match import transfers
+from games.rules.put_and_take_state import Ruleset, State, classify, nets
 
 ANTE = Move("round.anted", {})
 DOUBLE = Move("double_down.called", {})
