@@ -18,13 +18,10 @@ from typing import Any, ClassVar
 from games.rules.errors import BadSetup
 from games.rules.matches import ScoredMatchState, register_format
 from games.rules.registry import register
-from games.rules.straight_dice import (
-    Ruleset,
-    State,
-    StraightDiceMatch,
-    StraightDiceRules,
-    start_play,
-)
+from games.rules.straight_dice import StraightDiceRules
+from games.rules.straight_dice_match import StraightDiceMatch
+from games.rules.straight_dice_play import State, start_play
+from games.rules.straight_dice_scoring import Ruleset
 
 KIND = "partnership-straight-scarney-dice"
 PLAYERS = (4, 6)  # two against two, or three against three (D-PSD-4)

@@ -12,7 +12,7 @@ from games.rules.base import Move, fold_states, make_ruleset
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
 from games.rules.matches import match_rules
 from games.rules.partnership_dice import PartnershipDiceRules, PartnershipRuleset
-from games.rules.straight_dice import State
+from games.rules.straight_dice_play import State
 
 RULES = PartnershipDiceRules()
 MATCH = match_rules("partnership-straight-scarney-dice")

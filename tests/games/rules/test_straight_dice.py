@@ -16,15 +16,15 @@ from hypothesis import strategies as st
 from games.rules.base import Move, fold, fold_states, make_ruleset
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
 from games.rules.matches import match_rules
-from games.rules.straight_dice import (
+from games.rules.straight_dice import StraightDiceRules
+from games.rules.straight_dice_play import State
+from games.rules.straight_dice_scoring import (
     BIG_SCARNEY,
     CRAP_OUT,
     LITTLE_SCARNEY,
     POINTS,
     SCORELESS,
     Ruleset,
-    State,
-    StraightDiceRules,
     evaluate,
 )
 
