@@ -15,34 +15,29 @@ A sheet line of Singles is either a whole round as the books write it (every pla
 or only the tied players' in an extra round) or one game (the active player's score, the others
 0); a live Singles game is one game of one active player.
 The optional first-player draw (3.3; 5.3 for High-Low) is the match event ``order.drawn``.
+The draw and what the formats share live in :mod:`games.rules.scarney_draws`.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from games.rules.base import Move
-from games.rules.board import parse_pawn, spots_of
 from games.rules.doubles import Ruleset as DoublesRuleset
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.high_low import Ruleset as HighLowRuleset
 from games.rules.matches import (
-    GAME_FINISHED,
-    GAME_SCORED,
-    ScoredMatch,
     ScoredMatchState,
     cumulative,
     payments_settlement,
     ranked,
     register_format,
 )
+from games.rules.scarney_draws import BoardMatch, first_player, tied_draw, two_pawn_pick
 from games.rules.singles import Ruleset as SinglesRuleset
 from games.rules.solitaire import attainable_totals
-
-ORDER_DRAWN = "order.drawn"
 
 MATCH_BONUS = 100
 SHUTOUT_BONUS = 100
@@ -54,177 +49,9 @@ HIGH_LOW_UNDOUBLED_MAX = 37
 HIGH_LOW_DOUBLED_MAX = 74
 HIGH_LOW_MIN = 2
 
-Handler = Callable[[ScoredMatchState, Move], ScoredMatchState]
-
 
 def _bonus(kind: str, points: int) -> dict[str, Any]:
     return {"kind": kind, "points": points}
-
-
-# --- the first-player draw (RULES.md 3.3, D-SGL-6; 5.3 for High-Low) ----------------------------
-
-
-def first_player(state: ScoredMatchState) -> int:
-    """The first active player / starter: seat 0 unless a draw decided otherwise (RULES.md 0.5)."""
-    return int(state.extra.get("first", 0))
-
-
-def tied_draw(state: ScoredMatchState) -> tuple[int, ...]:
-    """The seats that must draw again after a tie for the highest pick (empty when none)."""
-    return tuple(state.extra.get("tied", ()))
-
-
-def _read_draws(move: Move) -> list[tuple[int, str]]:
-    draws = move.data.get("draws")
-    if not isinstance(draws, list) or not draws:
-        raise IllegalEvent(
-            "event.bad_data",
-            "'draws' of order.drawn must list each drawing seat's pick, as "
-            '[{"seat": 0, "pawn": "R4"}, ...].',
-            field="draws",
-        )
-    picks = []
-    for draw in draws:
-        seat = draw.get("seat") if isinstance(draw, Mapping) else None
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise IllegalEvent(
-                "event.bad_data",
-                "Every draw of order.drawn names a seat (a whole number) and a pawn.",
-                field="draws",
-            )
-        picks.append((seat, parse_pawn(draw.get("pawn"))))
-    return picks
-
-
-def _check_draw_due(state: ScoredMatchState) -> None:
-    if state.entries:
-        raise IllegalEvent(
-            "order.too_late", "The first player is drawn before the first game of the match."
-        )
-    if "first" in state.extra and not tied_draw(state):
-        raise IllegalEvent(
-            "order.already_drawn",
-            f"The draw is over: seat {first_player(state)} plays first.",
-            seat=first_player(state),
-        )
-
-
-def _check_draw_seats(picks: list[tuple[int, str]], due: tuple[int, ...]) -> None:
-    seats = sorted(seat for seat, _ in picks)
-    if seats != sorted(due):
-        raise IllegalEvent(
-            "order.wrong_seats",
-            f"This draw is made by seats {', '.join(map(str, sorted(due)))}, each once; "
-            f"it lists seats {', '.join(map(str, seats))}.",
-            seats=sorted(due),
-        )
-    pawns = [pawn for _, pawn in picks]
-    for pawn in pawns:
-        if pawns.count(pawn) > 1:
-            raise IllegalEvent(
-                "order.duplicate_pawn",
-                f"{pawn} is picked twice: each player picks a different pawn.",
-                pawn=pawn,
-            )
-
-
-def _after_draw(state: ScoredMatchState, picks: list[tuple[int, str]]) -> ScoredMatchState:
-    best = max(spots_of(pawn) for _, pawn in picks)
-    top = tuple(sorted(seat for seat, pawn in picks if spots_of(pawn) == best))
-    draws = (*state.extra.get("draws", ()), tuple(picks))
-    if len(top) > 1:
-        extra = {"first": top[0], "tied": top, "draws": draws}
-    else:
-        extra = {"first": top[0], "tied": (), "draws": draws}
-    return dataclasses.replace(state, extra=extra)
-
-
-def order_drawn(state: ScoredMatchState, move: Move) -> ScoredMatchState:
-    """The Singles pawn draw (3.3): the highest spots play first; only the tied draw again."""
-    _check_draw_due(state)
-    picks = _read_draws(move)
-    _check_draw_seats(picks, tied_draw(state) or tuple(range(state.seats)))
-    return _after_draw(state, picks)
-
-
-def two_pawn_pick(state: ScoredMatchState, move: Move) -> ScoredMatchState:
-    """The High-Low pick (5.3): two pawns of one colour, the higher starts; no tie can occur."""
-    _check_draw_due(state)
-    picks = _read_draws(move)
-    _check_draw_seats(picks, tuple(range(state.seats)))
-    if len({pawn[0] for _, pawn in picks}) != 1:
-        names = " and ".join(pawn for _, pawn in picks)
-        raise IllegalEvent(
-            "order.not_same_colour",
-            f"The starter is picked from two pawns of one colour, not {names}.",
-            pawns=[pawn for _, pawn in picks],
-        )
-    return _after_draw(state, picks)
-
-
-def _guarded(handler: Handler) -> Handler:
-    """A game entry is refused while a tied draw is still to be repeated."""
-
-    def guarded(state: ScoredMatchState, move: Move) -> ScoredMatchState:
-        tied = tied_draw(state)
-        if tied:
-            raise IllegalEvent(
-                "order.draw_pending",
-                f"Seats {', '.join(map(str, tied))} tied in the draw and must draw again first.",
-                seats=list(tied),
-            )
-        return handler(state, move)
-
-    return guarded
-
-
-class _BoardMatch(ScoredMatch):
-    """What the three formats share: the draw, its guard, and the standing rows."""
-
-    def draw(self, state: ScoredMatchState, move: Move) -> ScoredMatchState:
-        """``order.drawn``: the pick that decides the first active player or starter."""
-        return order_drawn(state, move)
-
-    def extra_handlers(self) -> Mapping[str, Any]:
-        return {
-            ORDER_DRAWN: self.draw,
-            GAME_SCORED: _guarded(self._game_scored),
-            GAME_FINISHED: _guarded(self._game_finished),
-        }
-
-    def expected(self, state: ScoredMatchState) -> list[str]:
-        """The match events due next: a draw again after a tie, else games until complete."""
-        if tied_draw(state):
-            return [ORDER_DRAWN]
-        if self.is_complete(state):
-            return []
-        games = [GAME_FINISHED, GAME_SCORED]
-        return games if state.entries else [ORDER_DRAWN, *games]
-
-    def winner(self, state: ScoredMatchState) -> int | None:
-        """The match winner once the match is complete."""
-        raise NotImplementedError
-
-    def _rows(
-        self, state: ScoredMatchState, scores: list[int], bonuses: list[list[dict[str, Any]]]
-    ) -> list[dict[str, Any]]:
-        return [
-            {
-                "seat": seat,
-                "match_score": scores[seat],
-                "bonuses": bonuses[seat],
-                "total": scores[seat] + sum(b["points"] for b in bonuses[seat]),
-                "games_won": sum(1 for e in state.entries if seat in e.winners),
-                "rank": 0,
-            }
-            for seat in range(state.seats)
-        ]
-
-    def sheet_winners(self, state: ScoredMatchState, scores: tuple[int, ...]) -> tuple[int, ...]:
-        """The one highest score of a sheet line wins it; a shared highest score wins nothing."""
-        best = max(scores)
-        top = tuple(seat for seat, score in enumerate(scores) if score == best)
-        return top if len(top) == 1 else ()
 
 
 # --- Scarney Singles (RULES.md 3.3-3.8) --------------------------------------------------------
@@ -280,7 +107,7 @@ def _leaders(order: list[int], totals: list[int]) -> list[int]:
     return [seat for seat in order if totals[seat] == best]
 
 
-class SinglesMatch(_BoardMatch):
+class SinglesMatch(BoardMatch):
     """``scarney-singles``: five rounds, a match bonus, the winner collects from each loser."""
 
     kind = "scarney-singles"
@@ -417,7 +244,7 @@ def _two_player_winner(scores: tuple[int, ...]) -> int | None:
     return 0 if scores[0] > scores[1] else 1
 
 
-class DoublesMatch(_BoardMatch):
+class DoublesMatch(BoardMatch):
     """``scarney-doubles``: to 100, scores unequal; match bonus 100; loser pays the difference."""
 
     kind = "scarney-doubles"
@@ -490,7 +317,7 @@ def high_low_score_possible(score: int) -> bool:
     return score % 2 == 0 and score <= HIGH_LOW_DOUBLED_MAX and score >= 2 * HIGH_LOW_MIN
 
 
-class HighLowMatch(_BoardMatch):
+class HighLowMatch(BoardMatch):
     """``high-low-scarney``: to 100; game, match and shutout bonuses; signed difference paid."""
 
     kind = "high-low-scarney"

@@ -16,13 +16,13 @@ from games.rules.base import Move, fold
 from games.rules.board import ALL_PAWNS
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.matches import ScoredMatchState, cumulative, match_rules
+from games.rules.scarney_draws import tied_draw
 from games.rules.scarney_matches import (
     DOUBLES_MATCH,
     HIGH_LOW_MATCH,
     SINGLES_MATCH,
     high_low_score_possible,
     singles_progress,
-    tied_draw,
 )
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
