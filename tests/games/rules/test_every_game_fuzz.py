@@ -10,6 +10,7 @@ every state reached must answer every query of the Rules protocol.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +22,14 @@ from games.rules.base import Move, make_ruleset
 from games.rules.errors import IllegalEvent, RuleError
 
 CODE = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
+DOCUMENTED = (Path(__file__).parents[3] / "docs" / "ERRORS.md").read_text()
+
+
+def assert_well_formed(refusal: RuleError) -> None:
+    """A dotted code that docs/ERRORS.md lists, and a sentence."""
+    assert CODE.match(refusal.code), refusal.code
+    assert f"`{refusal.code}`" in DOCUMENTED, f"{refusal.code} is not in docs/ERRORS.md"
+    assert refusal.message.strip(), refusal.code
 
 TYPES = [
     "board.laid_out",
@@ -132,8 +141,7 @@ def test_any_event_gets_a_state_or_a_refusal_with_a_code(
             state = rules.apply(state, Move(type, data))
         except RuleError as refusal:
             assert isinstance(refusal, IllegalEvent), refusal
-            assert CODE.match(refusal.code), refusal.code
-            assert refusal.message.strip(), refusal.code
+            assert_well_formed(refusal)
             continue
         answers_every_query(rules, state)
 
@@ -173,6 +181,6 @@ def test_any_setup_starts_a_game_or_is_refused_with_a_code(
     try:
         state = rules.initial_state(setup, ruleset, seats)
     except RuleError as refusal:
-        assert CODE.match(refusal.code) and refusal.message.strip(), refusal.code
+        assert_well_formed(refusal)
         return
     answers_every_query(rules, state)
