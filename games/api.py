@@ -108,7 +108,7 @@ class GameList(StreamView):
         stream = Stream.objects.get(pk=game.pk)
         return Response(_game_answer(stream, folding.load(stream)), status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(operation_id="v1_games_list", responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request) -> Response:
         """Finished public games, newest first (filter by ``kind``)."""
         return selectors.game_page(request, self)
@@ -182,7 +182,7 @@ class MatchList(StreamView):
         )
         return Response(_match_answer(match.stream), status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(operation_id="v1_matches_list", responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request) -> Response:
         """Finished public matches, newest first (filter by ``format``)."""
         return selectors.match_page(request, self)
