@@ -267,6 +267,14 @@ def register_format(rules: MatchRules) -> MatchRules:
     return rules
 
 
+def formats() -> list[str]:
+    """Every match format, by name."""
+    from games.rules import registry
+
+    registry.kinds()
+    return sorted(_FORMATS)
+
+
 def match_rules(format: str) -> MatchRules:
     """The rules of the match format ``format``, or BadSetup ``match.unknown_format``."""
     from games.rules import registry

@@ -9,6 +9,7 @@ every state reached must answer every query of the Rules protocol.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.rules import registry
+from games.rules import matches, registry
 from games.rules.base import Move, make_ruleset
 from games.rules.errors import IllegalEvent, RuleError
 
@@ -30,6 +31,7 @@ def assert_well_formed(refusal: RuleError) -> None:
     assert CODE.match(refusal.code), refusal.code
     assert f"`{refusal.code}`" in DOCUMENTED, f"{refusal.code} is not in docs/ERRORS.md"
     assert refusal.message.strip(), refusal.code
+
 
 TYPES = [
     "board.laid_out",
@@ -184,3 +186,85 @@ def test_any_setup_starts_a_game_or_is_refused_with_a_code(
         assert_well_formed(refusal)
         return
     answers_every_query(rules, state)
+
+
+@pytest.mark.parametrize("kind", registry.kinds())
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_any_house_rule_value_is_taken_or_refused_with_a_code(kind: str, data: Any) -> None:
+    rules = registry.get(kind)
+    names = sorted(f.name for f in dataclasses.fields(rules.ruleset_type))
+    overrides = data.draw(
+        st.dictionaries(st.sampled_from(names) | st.text(max_size=6), json_values, max_size=3)
+    )
+    try:
+        ruleset = make_ruleset(rules.ruleset_type, {**REQUIRED_RULESET.get(kind, {}), **overrides})
+        state = rules.initial_state({}, ruleset, rules.min_seats)
+    except RuleError as refusal:
+        assert_well_formed(refusal)
+        return
+    answers_every_query(rules, state)
+    for type, move_data in data.draw(moves):
+        try:
+            state = rules.apply(state, Move(type, move_data))
+        except RuleError as refusal:
+            assert_well_formed(refusal)
+            continue
+        answers_every_query(rules, state)
+
+
+match_moves = st.lists(
+    st.tuples(
+        st.sampled_from(["game.scored", "game.finished", "match.settled", "order.drawn"])
+        | st.sampled_from(["dealer.drawn", "match.ended"]),
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "scores": st.lists(st.integers(-5, 400), max_size=5) | json_values,
+                "cumulative": st.lists(st.integers(0, 400), max_size=5),
+                "game": st.uuids().map(str) | json_values,
+                "winners": st.lists(st.integers(-1, 5), max_size=3) | json_values,
+                "frames": json_values,
+                "turns": json_values,
+                "draws": json_values,
+                "pawns": json_values,
+                "report": json_values,
+            },
+        ),
+    ),
+    max_size=12,
+)
+
+
+@pytest.mark.parametrize("format", matches.formats())
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_any_match_setup_and_entry_gets_a_state_or_a_refusal(format: str, data: Any) -> None:
+    rules = matches.match_rules(format)
+    seats = data.draw(st.integers(rules.min_seats, min(rules.max_seats, 6)))
+    teams = data.draw(st.none() | json_values)
+    lenient = data.draw(st.booleans())
+    overrides = {**REQUIRED_RULESET.get(format, {})}
+    if lenient:
+        overrides["sheet_entry_validation"] = "lenient"
+    try:
+        state = rules.initial_state(make_ruleset(rules.ruleset_type, overrides), seats, teams)
+    except RuleError as refusal:
+        assert_well_formed(refusal)
+        return
+    for type, move_data in data.draw(match_moves):
+        try:
+            state = rules.apply(state, Move(type, move_data))
+        except RuleError as refusal:
+            assert_well_formed(refusal)
+            continue
+        rules.standing(state)
+        rules.games(state)
+        rules.warnings(state)
+        rules.next_game_number(state)
+        if rules.next_game_number(state) is not None:
+            try:
+                rules.next_game_setup(state)
+            except RuleError as refusal:
+                assert_well_formed(refusal)
+        rules.closing_event(state)
