@@ -19,7 +19,7 @@ from django.db import connection
 from kombu import pools as kombu_pools
 
 from games import outbox, services
-from games.models import Event, Outbox
+from games.models import Event, Outbox, Stream
 from games.rules import registry
 from games.rules.solitaire import match_rating
 from scarney_site.celery import app
@@ -226,3 +226,47 @@ def test_publishing_to_a_down_broker_fails_within_the_connection_timeout(celery_
     assert not sender.is_alive(), "publishing to a down broker hangs"
     assert len(failed) == 1
     assert time.monotonic() - started < 3 * settings.CELERY_BROKER_CONNECTION_TIMEOUT + 1
+
+
+# RULES.md Appendix B.1, entered leniently (A's 38 is not attainable): C wins 313, B pays 105,
+# A pays 185.
+SINGLES_B1 = [[32, 19, 6], [24, 77, 34], [13, 29, 27], [38, 53, 110], [21, 30, 36]]
+
+
+def test_a_complete_singles_sheet_is_settled_once_by_the_worker(worker, finished_tasks):
+    # given a Singles sheet match, four rounds in
+    match = services.match_start(
+        format="scarney-singles",
+        players=[{"name": n} for n in "ABC"],
+        ruleset={"sheet_entry_validation": "lenient"},
+        entry="sheet",
+    )
+    enter = [
+        lambda scores=scores: services.event_record(
+            stream_id=match.pk, event_id=uuid.uuid4(), type="game.scored", data={"scores": scores}
+        )
+        for scores in SINGLES_B1
+    ]
+    for entry in enter[:4]:
+        entry()
+    assert not Outbox.objects.filter(key=f"close:{match.pk}").exists()
+
+    # when the fifth round is entered
+    enter[4]()
+
+    # then the worker appends match.settled with the settlement of RULES.md 3.7, once
+    def settled() -> list[Any]:
+        rows = Event.objects.filter(stream_id=match.pk, type="match.settled")
+        return list(rows.values_list("data", flat=True))
+
+    wait_for(lambda: settled() != [], "match.settled")
+    assert settled() == [
+        {
+            "payments": [{"from": 0, "to": 2, "points": 185}, {"from": 1, "to": 2, "points": 105}],
+            "nets": [-185, -105, 290],
+        }
+    ]
+    again = tasks.close_match.delay(str(match.pk)).id
+    wait_for(lambda: again in {i for i, _ in finished_tasks}, "the repeated task")
+    assert dict(finished_tasks)[again] is False and len(settled()) == 1
+    assert Stream.objects.get(pk=match.pk).status == "settled"
