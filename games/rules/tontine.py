@@ -159,6 +159,9 @@ class TontineRules:
             return []
         if table.trick_full:
             return [WON]
+        if table.hands is not None and cards.table_can_end(table):
+            # Every recorded card is played: the last trick's claims, then the end of the hand.
+            return [CLAIMED, HAND_ENDED]
         base = [PLAYED]
         if not table.started:
             base = [DEALT, DISCARDED, PLAYED] if table.hands is None else [DISCARDED, PLAYED]

@@ -306,3 +306,13 @@ def test_sheet_hands_must_be_possible_results() -> None:
     with pytest.raises(IllegalEvent):
         match.apply(four, Move("game.scored", {"scores": [5, -5, 4, -4]}))
     assert match.apply(four, Move("game.scored", {"scores": [5, -5, 5, -5]})).entries
+
+
+def test_with_hands_recorded_the_expected_events_after_the_last_trick_end_the_hand() -> None:
+    """RULES.md 17.3: claims of the last trick, then the hand ends; with every card played, no
+    card.played is expected and hand.ended is (the view's ``expected`` matches legal_events)."""
+    state = RULES.initial_state({}, SCARTO, 3)
+    state = act(state, "cards.dealt", hands=[["Ks"], ["Kb"], ["2s"]])
+    state = trick(state, ["Ks", "Kb", "2s"], winner=0)
+    assert RULES.expected(state) == ["card.claimed", "hand.ended"]
+    assert {m.type for m in RULES.legal_events(state) or []} == set(RULES.expected(state))
