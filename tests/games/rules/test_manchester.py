@@ -627,3 +627,109 @@ def test_the_view_shows_hands_tricks_scores_and_the_report() -> None:
     assert view["phase"] == HAND_OVER and view["scores"]["game_points"] == list(game_points(state))
     assert len(view["part_one"]["tricks"]) == 10 and len(view["part"]["tricks"]) == 13
     assert PICC.match_report(state)["hand_totals"] == list(hand_totals(state))
+
+
+# --- a worked hand: every figure of 20.2.6, 20.3.5 and 20.4 computed by hand ----------------------
+
+# Part one (Dealer seat 0): each holds a run of one suit, Dealer T21, Opposite the Fool.
+WORKED_DEALER = ["Ks", "Qs", "Cs", "Js", "10s", "9s", "8s", "7s", "6s", "T21", "2b", "3b", "4b"]
+WORKED_OPPOSITE = ["Kd", "Qd", "Cd", "Jd", "10d", "9d", "8d", "7d", "6d", FOOL, "2c", "3c", "4c"]
+# Part two: Dealer's hand, Opposite's hand, Dealer's dummy, Opposite's dummy.
+WORKED_PART_TWO = (
+    ["T20", "T19", "T18", "T17", "T16", "T15", "T14", "5s", "4s", "3s", "2s", "As", "5d"],
+    ["Kb", "Qb", "Cb", "Jb", "10b", "9b", "8b", "7b", "6b", "5b", "Ab", "4d", "3d"],
+    ["Kc", "Qc", "Cc", "Jc", "10c", "9c", "8c", "7c", "6c", "5c", "Ac", "2d", "Ad"],
+    ["T13", "T12", "T11", "T10", "T9", "T8", "T7", "T6", "T5", "T4", "T3", "T2", "T1"],
+)
+
+
+def play_trick(state: State, played: list[str], winner: str) -> State:
+    for card in played:
+        state = act(PICC, state, "card.played", card=card)
+    return act(PICC, state, "trick.won", winner=winner)
+
+
+def test_a_worked_hand_gives_the_first_and_second_scores_and_game_points_of_20_2_to_20_4() -> None:
+    """RULES.md 20.2.6: first score = pile points (tricks, own discards, the Fool kept, less the
+    card paid for it, plus the card received) - start value; 20.3.5: second score = pile points
+    + 1 per trick won by hand or dummy (D-MP-8); 20.4: the higher hand total scores the
+    difference. Figures worked by hand: start values 27 and 27; piles 32 and 22 before the
+    Fool's payment (2c), 33 and 21 after: first scores +6, -6; part two Dealer wins 7 tricks
+    worth 52 points, Opposite's dummy 6 tricks worth 40: second scores 59 and 46; hand totals
+    65 and 40; game points 25 to Dealer."""
+    state = PICC.initial_state({"dealer": 0}, {}, 2)
+    state = act(PICC, state, "cards.dealt", hands=[WORKED_DEALER, WORKED_OPPOSITE])
+    state = act(PICC, state, "value.announced", seat=1, value=27)
+    state = act(PICC, state, "value.announced", seat=0, value=27)
+    state = act(PICC, state, "cards.discarded", seat=0, cards=["2b", "3b", "4b"])
+    state = act(PICC, state, "cards.discarded", seat=1, cards=["2c", "3c", "4c"])
+    # Trick 1: Opposite leads Kd; Dealer, void in d, must trump with his only trump.
+    state = act(PICC, state, "card.played", card="Kd")
+    assert refusal(PICC, state, "card.played", card="6s").code == "play.must_trump"
+    state = play_trick(state, ["T21"], "dealer")
+    # Trick 2: Dealer leads (leads alternate, D-MP-1); Opposite excuses himself with the Fool.
+    state = play_trick(state, ["Ks", FOOL], "dealer")
+    for lead, follow, winner in (
+        ("Qd", "6s", "opposite"),
+        ("Qs", "6d", "dealer"),
+        ("Cd", "7s", "opposite"),
+        ("Cs", "7d", "dealer"),
+        ("Jd", "8s", "opposite"),
+        ("Js", "8d", "dealer"),
+        ("10d", "9s", "opposite"),
+        ("10s", "9d", "dealer"),
+    ):
+        state = play_trick(state, [lead, follow], winner)
+    part = state.part
+    assert state.phase == M_SCORE and part is not None and part.fool_debt == (1, 0)
+    assert [cards.points_of(p) for p in part.piles[:2]] == [32, 22]
+    # Opposite won tricks and holds empty cards: he must pay one of them, not the Qd.
+    assert refusal(PICC, state, "fool.paid", card="Qd").code == "fool.payment"
+    state = act(PICC, state, "fool.paid", card="2c")
+    assert state.phase == P_DEAL and first_scores(state) == (6, -6)
+    # Part two: the dummies are each player's second hand.
+    dealer_hand, opposite_hand, dealer_dummy, opposite_dummy = WORKED_PART_TWO
+    state = act(
+        PICC,
+        state,
+        "cards.dealt",
+        hands=[[dealer_hand, dealer_dummy], [opposite_hand, opposite_dummy]],
+    )
+    state = act(PICC, state, "dummy.chosen", seat=1, dummy=1)
+    state = act(PICC, state, "dummy.chosen", seat=0, dummy=1)
+    # Tricks 1-7: Dealer leads his trumps; Opposite's dummy must trump (none higher: any trump).
+    others = zip(
+        ["Kb", "Qb", "Cb", "Jb", "10b", "9b", "8b"],
+        ["Kc", "Qc", "Cc", "Jc", "10c", "9c", "8c"],
+        strict=True,
+    )
+    for n, (b, c) in enumerate(others):
+        trump = f"T{20 - n}"
+        state = act(PICC, state, "card.played", card=trump)
+        state = act(PICC, state, "card.played", card=b)
+        state = act(PICC, state, "card.played", card=c)
+        state = play_trick(state, [f"T{n + 1}"], "dealer")
+    # Trick 8: Dealer leads 5s; void in s, Opposite's dummy must trump and wins.
+    state = act(PICC, state, "card.played", card="5s")
+    state = act(PICC, state, "card.played", card="7b")
+    state = act(PICC, state, "card.played", card="7c")
+    state = play_trick(state, ["T8"], "opposite_dummy")
+    # Tricks 9-13: Opposite's dummy leads its trumps; the others, void, play any card.
+    rest = zip(
+        ["4s", "3s", "2s", "As", "5d"],
+        ["6b", "5b", "Ab", "4d", "3d"],
+        ["6c", "5c", "Ac", "2d", "Ad"],
+        strict=True,
+    )
+    for n, (d, o, dd) in enumerate(rest):
+        state = play_trick(state, [f"T{9 + n}", d, o, dd], "opposite_dummy")
+    assert state.phase == HAND_OVER
+    part = state.part
+    assert part is not None and (part.tricks_won(0), part.tricks_won(1)) == (7, 6)
+    assert [cards.points_of(p) for p in part.piles[:2]] == [52, 40]
+    assert second_scores(state) == (59, 46)
+    assert hand_totals(state) == (65, 40)
+    assert game_points(state) == (25, 0)
+    result = PICC.result(state)
+    assert result is not None and result.winners == (0,)
+    assert [s.total for s in result.scores] == [25, 0]
