@@ -173,14 +173,23 @@ class SinglesRules:
 
 
 def _roles(setup: Mapping[str, Any], seats: int) -> Sides:
-    """The active player (default seat 0) and the opponent (default the seat on his right)."""
+    """The active player (default seat 0) and the opponent, always the seat on his right."""
     active = placing.setup_seat(setup, "active", 0, seats)
-    opponent = placing.setup_seat(setup, "opponent", (active - 1) % seats, seats)
+    right = (active - 1) % seats
+    opponent = placing.setup_seat(setup, "opponent", right, seats)
     if opponent == active:
         raise BadSetup(
             "setup.same_seat",
             f"Seat {active} cannot be both the active player and the opponent.",
             seat=active,
+        )
+    if opponent != right:
+        # D-SGL-1 is fixed: the match names the opponent only to state it, never to choose.
+        raise BadSetup(
+            "setup.bad_opponent",
+            f"The opponent of active seat {active} is seat {right}, the player on his right "
+            f"(D-SGL-1), not seat {opponent}.",
+            opponent=right,
         )
     return Sides(active, opponent)
 

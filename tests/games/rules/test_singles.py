@@ -107,7 +107,7 @@ def test_the_ruleset_holds_the_singles_house_rules_with_their_defaults() -> None
         (2, {"active": 1}, 1, 0),
         (5, {"active": 2}, 2, 1),
         (16, {"active": 0}, 0, 15),
-        (4, {"active": 1, "opponent": 3}, 1, 3),
+        (4, {"active": 1, "opponent": 0}, 1, 0),  # as the match names him
     ],
 )
 def test_the_active_player_and_his_opponent(
@@ -133,6 +133,27 @@ def test_a_bad_setup_is_refused(setup: dict[str, Any], code: str) -> None:
     with pytest.raises(BadSetup) as refused:
         new_game(3, **setup)
     assert refused.value.code == code
+
+
+@pytest.mark.parametrize(
+    ("seats", "setup", "right"),
+    [
+        (4, {"active": 1, "opponent": 3}, 0),
+        (3, {"opponent": 1}, 2),
+        (5, {"active": 4, "opponent": 0}, 3),
+    ],
+)
+def test_the_opponent_is_always_the_player_on_the_active_players_right(
+    seats: int, setup: dict[str, int], right: int
+) -> None:
+    """RULES.md 3.8 D-SGL-1 (Fixed): "The player on the active player's right places the other
+    eight pawns"; 3.4: "the opponent is the player on the active player's right". A setup naming
+    anyone else as the opponent is refused, not played with another helper."""
+    with pytest.raises(BadSetup) as refused:
+        new_game(seats, **setup)
+    assert refused.value.code == "setup.bad_opponent"
+    assert refused.value.data["opponent"] == right
+    assert f"seat {right}" in refused.value.message
 
 
 # --- colours and placing (RULES.md 3.5) ---------------------------------------------------------
