@@ -237,11 +237,13 @@ def _read_removal(state: State, data: Mapping[str, Any]) -> tuple[int, tuple[int
             count=len(named),
             positions=[at(s, p) for s, p in named],
         )
-    stations = sorted({s for s, _ in named})
+    # 'station' names a station too: S2P1 under "station": 1 names two stations (6.5).
+    stations = sorted({s for s, _ in named} | ({station} if station is not None else set()))
     if len(stations) > 1:
+        also = "" if station is None else f" (the move names station {station})"
         raise IllegalEvent(
             "remove.two_stations",
-            f"{', '.join(places)} are on stations {' and '.join(map(str, stations))}; "
+            f"{', '.join(places)} are on stations {' and '.join(map(str, stations))}{also}; "
             "one move removes pawns from one station only.",
             stations=stations,
             positions=[at(s, p) for s, p in named],

@@ -381,6 +381,19 @@ def test_an_illegal_removal_is_refused_with_its_code_naming_positions_and_pawns(
     assert words in refused.message
 
 
+@pytest.mark.parametrize(
+    "station, positions", [(1, ["S2P1"]), (1, ["S2P1", "S2P2"]), (2, [3, "S1P3"])]
+)
+def test_a_station_named_apart_from_the_positions_texts_is_two_stations(
+    station: int, positions: list[Any]
+) -> None:
+    """RULES.md 6.5: the pawns removed are all in one station; a move naming station 1 and
+    ``S2P1`` names two stations and is refused, not carried out on either one."""
+    refused = refusal(dealt(2), remove(station, *positions))
+    assert refused.code == "remove.two_stations"
+    assert f"station {station}" in refused.message
+
+
 def test_the_empty_stations_of_absent_players_hold_nothing_to_remove() -> None:
     refused = refusal(dealt(2), remove(3, 1))
     assert refused.code == "remove.empty_position"
@@ -456,7 +469,7 @@ def test_a_per_station_override_marks_only_that_station() -> None:
     marks = {"5": "double", "stations": {"1": {"5": "triple"}}}
     on_station_1 = kill(dealt(2, scarnie_position_marks=marks), (1, 5))
     on_station_2 = kill(dealt(2, scarnie_position_marks=marks), (2, 5))
-    assert points(on_station_1) == [15, 0]  # 5 x 3, seat 1 (previous player) scores
+    assert points(on_station_1) == [15, 0]  # 5 x 3: seat 1 kills, seat 0 (the other) scores
     assert points(on_station_2) == [24, 0]  # 12 x 2
 
 
