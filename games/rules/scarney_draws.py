@@ -12,7 +12,13 @@ from typing import Any
 from games.rules.base import Move
 from games.rules.board import parse_pawn, spots_of
 from games.rules.errors import IllegalEvent
-from games.rules.matches import GAME_FINISHED, GAME_SCORED, ScoredMatch, ScoredMatchState
+from games.rules.matches import (
+    GAME_FINISHED,
+    GAME_SCORED,
+    GameEntry,
+    ScoredMatch,
+    ScoredMatchState,
+)
 
 ORDER_DRAWN = "order.drawn"
 
@@ -144,8 +150,20 @@ class BoardMatch(ScoredMatch):
         return {
             ORDER_DRAWN: self.draw,
             GAME_SCORED: _guarded(self._game_scored),
-            GAME_FINISHED: _guarded(self._game_finished),
+            GAME_FINISHED: _guarded(self._live_game),
         }
+
+    def _live_game(self, state: ScoredMatchState, move: Move) -> ScoredMatchState:
+        """A live game, its winners counted by :meth:`live_winners` (as its sheet line would)."""
+        after = self._game_finished(state, move)
+        entry = after.entries[-1]
+        counted = dataclasses.replace(entry, winners=self.live_winners(state, entry))
+        return dataclasses.replace(after, entries=(*after.entries[:-1], counted))
+
+    def live_winners(self, state: ScoredMatchState, entry: GameEntry) -> tuple[int, ...]:
+        """Who won a live game: whom the same scores entered from a sheet would name, so that
+        ``games_won`` does not depend on how a game was entered."""
+        return self.sheet_winners(state, entry.scores)
 
     def expected(self, state: ScoredMatchState) -> list[str]:
         """The match events due next: a draw again after a tie, else games until complete."""

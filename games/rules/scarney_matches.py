@@ -14,6 +14,14 @@ Three formats, each a :class:`~games.rules.matches.ScoredMatch`:
 A sheet line of Singles is either a whole round as the books write it (every player's own game,
 or only the tied players' in an extra round) or one game (the active player's score, the others
 0); a live Singles game is one game of one active player.
+
+Who wins a game (the match's ``winners`` of each game and the standing's ``games_won``) is the
+same whether the game was played live or entered from a sheet. A Singles game is won by nobody:
+RULES.md names no game winner in Singles (each plays "his own games", the opponent "scores
+nothing", 3.4; only the match has a winner, 3.7), so, as in a Solitaire match, ``games_won`` is 0
+for every player; the live game's own result naming its active player is not counted. A Doubles
+game is won by the higher score, and a 20-20 game by nobody (it has no loser either, D-DBL-4). A
+High-Low game is won by the player the last pawn decides (5.5), the one who scores.
 The optional first-player draw (3.3; 5.3 for High-Low) is the match event ``order.drawn``.
 The draw and what the formats share live in :mod:`games.rules.scarney_draws`.
 """
@@ -29,6 +37,7 @@ from games.rules.doubles import Ruleset as DoublesRuleset
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.high_low import Ruleset as HighLowRuleset
 from games.rules.matches import (
+    GameEntry,
     ScoredMatchState,
     cumulative,
     payments_settlement,
@@ -118,6 +127,10 @@ class SinglesMatch(BoardMatch):
 
     def is_complete(self, state: ScoredMatchState) -> bool:
         return singles_progress(state).complete
+
+    def sheet_winners(self, state: ScoredMatchState, scores: tuple[int, ...]) -> tuple[int, ...]:
+        """Nobody: a Singles game has no winner, only the match has (module docstring)."""
+        return ()
 
     def winner(self, state: ScoredMatchState) -> int | None:
         progress = singles_progress(state)
@@ -377,6 +390,10 @@ class HighLowMatch(BoardMatch):
     def next_game_setup(self, state: ScoredMatchState) -> dict[str, Any]:
         _refuse_pending_draw(state)
         return {"starter": self.starters(state)[-1]}
+
+    def live_winners(self, state: ScoredMatchState, entry: GameEntry) -> tuple[int, ...]:
+        """The winner the game's last pawn decided (5.5), as its rule engine reports him."""
+        return entry.winners
 
     def sheet_winners(self, state: ScoredMatchState, scores: tuple[int, ...]) -> tuple[int, ...]:
         """Only the game winner enters a score (5.7)."""

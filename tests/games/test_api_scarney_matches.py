@@ -119,8 +119,9 @@ def test_singles_sheet_b1_lenient_c_wins_313_b_pays_105_a_pays_185(
         "game": None,
         "scores": [32, 19, 6],
         "cumulative": [32, 19, 6],
-        "winners": [0],
+        "winners": [],  # a Singles game is won by nobody, only the match is (RULES.md 3.4, 3.7)
     }
+    assert all(row["games_won"] == 0 for row in shown["standing"])
     check_settled(shown, sheet["lenient"], 3)
     # API.md's example, to the letter
     assert shown["settlement"]["payments"] == [

@@ -282,6 +282,47 @@ def test_a_sheet_extra_round_holds_only_the_tied_players_scores() -> None:
     assert SINGLES_MATCH.is_complete(state) and totals(SINGLES_MATCH, state)[2] == 281
 
 
+def games_won(match: Any, state: ScoredMatchState) -> list[int]:
+    rows = {row["seat"]: row for row in match.standing(state)}
+    return [rows[seat]["games_won"] for seat in range(state.seats)]
+
+
+def test_a_singles_game_is_won_by_nobody_live_or_from_a_sheet() -> None:
+    """RULES.md 3.4: each player plays "his own games", the opponent "scores nothing in that game"
+    and only helps place; 3.6-3.7 score the game for the active player alone and name a winner
+    only of the match. A Singles game, like a Solitaire game, has no winner, so every game's
+    winners are empty and games_won is 0 for everyone, however the game was entered."""
+    sheet = fixture("sheet_singles_b1.json")
+    lenient = {"sheet_entry_validation": "lenient"}
+    rounds = play(
+        SINGLES_MATCH,
+        start(SINGLES_MATCH, 3, **lenient),
+        [scored(g["scores"]) for g in sheet["games"]],
+    )
+    one_by_one = play(
+        SINGLES_MATCH,
+        start(SINGLES_MATCH, 3, **lenient),
+        [
+            scored([score if s == seat else 0 for s in range(3)])
+            for g in sheet["games"]
+            for seat, score in enumerate(g["scores"])
+        ],
+    )
+    live = start(SINGLES_MATCH, 3)
+    for g in sheet["games"]:
+        for seat, score in enumerate(g["scores"]):
+            assert SINGLES_MATCH.next_game_setup(live)["active"] == seat
+            # the game engine names its active player in winners; the match does not count it
+            live = SINGLES_MATCH.apply(
+                live, finished([score if s == seat else 0 for s in range(3)], [seat])
+            )
+    for state in (rounds, one_by_one, live):
+        assert SINGLES_MATCH.is_complete(state)
+        assert all(game["winners"] == [] for game in SINGLES_MATCH.games(state))
+        assert games_won(SINGLES_MATCH, state) == [0, 0, 0]
+        assert totals(SINGLES_MATCH, state) == dict(enumerate(sheet["lenient"]["totals"]))
+
+
 def test_the_draw_makes_the_highest_pick_the_first_active_player() -> None:
     state = SINGLES_MATCH.apply(start(SINGLES_MATCH, 3), drawn((0, "R2"), (1, "B1"), (2, "G4")))
     assert SINGLES_MATCH.next_game_setup(state) == {"active": 2, "opponent": 1}
@@ -433,6 +474,18 @@ def test_doubles_loser_starts_under_the_house_rule() -> None:
     # loser B starts twice; a drawn game has no loser, so the starter alternates
     assert starters == [0, 1, 1, 0]
     assert DOUBLES_MATCH.next_game_setup(state) == {"starter": 0}
+
+
+def test_a_drawn_doubles_game_counts_for_nobody_live_or_from_a_sheet() -> None:
+    """RULES.md 4.5: the match is won by "the higher cumulative score"; a 20-20 game has no
+    higher score and no loser (D-DBL-4's "loser" variant alternates after it). A live 20-20 game
+    counts in games_won exactly as the same sheet line does: for nobody."""
+    lines = [([30, 10], [0]), ([20, 20], [0, 1]), ([5, 35], [1])]
+    sheet = play(DOUBLES_MATCH, start(DOUBLES_MATCH, 2), [scored(s) for s, _ in lines])
+    live = play(DOUBLES_MATCH, start(DOUBLES_MATCH, 2), [finished(s, w) for s, w in lines])
+    for state in (sheet, live):
+        assert [game["winners"] for game in DOUBLES_MATCH.games(state)] == [[0], [], [1]]
+        assert games_won(DOUBLES_MATCH, state) == [1, 1]
 
 
 def test_a_live_doubles_game_reports_its_starter() -> None:
