@@ -1,0 +1,456 @@
+"""The Scarney dice engines against second, plain readings of RULES.md (7.5, 9.2-9.4, 11.4-11.6).
+
+Each reference below is written from the rule text alone, with none of the engines' code: a
+throw's worth, a frame's or a turn's state machine, a round's pot. Every throw of one to five
+dice is compared one by one (not as counted totals), and seeded random play compares the state
+machines event by event: the refusal code of an illegal event, the points held, the dice in the
+cup, the shooter, the pot and the ledger.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from itertools import product
+from typing import Any
+
+import pytest
+
+from games.rules import registry
+from games.rules.base import Move, make_ruleset
+from games.rules.errors import IllegalEvent
+from games.rules.put_and_take import PUT_AND_TAKE
+from games.rules.put_and_take_state import classify
+from games.rules.scarney_3000_play import MAY_STAND, OVER
+from games.rules.scarney_3000_scoring import Ruleset as Ruleset3000
+from games.rules.straight_dice import StraightDiceRules
+from games.rules.straight_dice_scoring import Ruleset as StraightRuleset
+from games.rules.straight_dice_scoring import evaluate as straight_evaluate
+
+FACES = ("1", "3", "4", "6", "D")
+OPP = {"1": "6", "6": "1", "3": "4", "4": "3", "D": "D"}
+
+
+def _throw(faces: Any, **extra: Any) -> Move:
+    return Move("dice.thrown", {"faces": list(faces), **extra})
+
+
+def _code(rules: Any, state: Any, move: Move) -> tuple[Any, str | None]:
+    """The state after ``move`` and None, or the unchanged state and the refusal code."""
+    try:
+        return rules.apply(state, move), None
+    except IllegalEvent as refusal:
+        return state, refusal.code
+
+
+# --- Scarney 3000 (RULES.md 9.2, 9.3, 9.4) -------------------------------------------------------
+
+S3000: Any = registry.get("scarney-3000")
+THREE = {"D": 200, "1": 100, "3": 300, "4": 400, "6": 900}
+FOUR = {"D": 400, "1": 200, "3": 900, "4": 800, "6": 1200}
+
+
+def ref_3000_throw(faces: tuple[str, ...], pending: int) -> tuple[str, int, int, int]:
+    """9.3 read plainly: (case A/B/C, points banked, pending after, dice to throw next)."""
+    n, d = len(faces), faces.count("D")
+    numbers = Counter(f for f in faces if f != "D")
+    bonus = [(face, k) for face, k in numbers.items() if k >= 3]
+    bonus_points = 0
+    set_aside = d
+    if bonus:
+        face, k = bonus[0]
+        bonus_points = 3000 if k == 5 else FOUR[face] if k == 4 else THREE[face]
+        set_aside += k
+    nxt = (n - set_aside) or 5
+    if d:
+        dead = 3000 if d == 5 else FOUR["D"] if d == 4 else THREE["D"] if d == 3 else 50 * d
+        return "A", pending + dead + bonus_points, 0, nxt
+    if bonus:
+        return "B", 0, pending + bonus_points, nxt
+    return "C", 0, 0, 5
+
+
+@pytest.mark.parametrize("dice", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("pending", [0, 100, 350])
+def test_every_scarney_3000_throw_of_one_to_five_dice_matches_the_plain_reading(
+    dice: int, pending: int
+) -> None:
+    """RULES.md 9.3: each throw of ``next_n`` dice, case by case, with and without pending."""
+    base = dataclasses.replace(S3000.initial_state({}, {}, 2), in_cup=dice, pending=pending)
+    for faces in product(FACES, repeat=dice):
+        case, gained, pending_after, nxt = ref_3000_throw(faces, pending)
+        after = S3000.apply(base, _throw(faces))
+        if case == "C":
+            assert after.shooter == 1 and after.turns[-1].score == 0, faces
+            continue
+        assert (after.banked, after.pending, after.in_cup) == (gained, pending_after, nxt), faces
+        assert after.phase == (MAY_STAND if case == "A" and gained >= 200 else "must_throw")
+
+
+class Ref3000:
+    """Scarney 3000's turn machine (9.3) and the end of the game (9.4, D-3000-3) for play."""
+
+    def __init__(self, seats: int, target: int) -> None:
+        self.seats, self.target = seats, target
+        self.totals = [0] * seats
+        self.shooter, self.banked, self.pending, self.n = 0, 0, 0, 5
+        self.may_stand = self.after_b = False
+        self.winner: int | None = None
+
+    def throw(self, faces: tuple[str, ...]) -> str | None:
+        if self.winner is not None:
+            return "game.over"
+        if len(faces) != self.n:
+            return "throw.wrong_dice_count"
+        case, gained, self.pending, self.n = ref_3000_throw(faces, self.pending)
+        if case == "C":
+            self._end(0)
+            return None
+        self.banked += gained
+        self.after_b = case == "B"
+        self.may_stand = case == "A" and self.banked >= 200
+        return None
+
+    def stand(self) -> str | None:
+        if self.winner is not None:
+            return "game.over"
+        if not self.may_stand:
+            return "stand.unconfirmed_bonus" if self.after_b else "stand.below_minimum"
+        self._end(self.banked)
+        return None
+
+    def _end(self, score: int) -> None:
+        self.totals[self.shooter] += score
+        if self.totals[self.shooter] >= self.target and score:
+            self.winner = self.shooter
+        self.shooter = (self.shooter + 1) % self.seats
+        self.banked, self.pending, self.n = 0, 0, 5
+        self.may_stand = self.after_b = False
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_scarney_3000_play_matches_the_plain_turn_machine_event_by_event(seed: int) -> None:
+    """RULES.md 9.3 (states, refusals), 9.4 and D-3000-3 (the first to stand at the target)."""
+    rng = random.Random(seed)
+    seats, target = 2 + seed % 3, 3000 if seed % 2 else 1500
+    state = S3000.initial_state({}, make_ruleset(Ruleset3000, {"s3000_target": target}), seats)
+    ref = Ref3000(seats, target)
+    for _ in range(3000):
+        if rng.random() < 0.25:
+            move, expected = Move("shooter.stood", {}), ref.stand()
+        else:
+            count = ref.n if rng.random() < 0.95 else rng.choice([1, 2, 3, 4, 5])
+            faces = tuple(rng.choice("1346DD") for _ in range(count))
+            move, expected = _throw(faces), ref.throw(faces)
+        state, code = _code(S3000, state, move)
+        assert code == expected, (move, code, expected)
+        if ref.winner is not None:
+            assert state.phase == OVER and state.winners == (ref.winner,)
+            break
+        assert (state.shooter, state.banked, state.pending, state.in_cup) == (
+            ref.shooter,
+            ref.banked,
+            ref.pending,
+            ref.n,
+        )
+        assert [s.total for s in S3000.scores(state)] == ref.totals
+    assert ref.winner is not None
+
+
+# --- Straight Scarney Dice (RULES.md 7.5, 7.6, D-SSD-1, D-SSD-2) ---------------------------------
+
+STRAIGHT = StraightDiceRules()
+HOUSE = [
+    {},
+    {"little_scarney_counts_live_die": True},
+    {"little_scarney_on_four_dice": True},
+]
+
+
+def ref_straight_throw(
+    top: tuple[str, ...], dd: bool, opposite: bool, house: dict[str, bool]
+) -> tuple[str, int, int]:
+    """7.5's "evaluating a throw" read plainly: (outcome, points added, dead dice)."""
+    faces = tuple(OPP[f] for f in top) if opposite else top
+    n, d = len(faces), faces.count("D")
+    if n == 5 and len(set(faces)) == 1:
+        return "big", 0, 0
+    if n == 5 and d == 4:
+        live = [f for f in faces if f != "D"][0]
+        extra = 0
+        if house.get("little_scarney_counts_live_die"):
+            extra = int(live) * (2 if dd and live in "16" else 1)
+        return "little", 25 + extra, 4
+    if n == 4 and d == 4 and house.get("little_scarney_on_four_dice"):
+        return "little_four", 25, 4
+    if d:
+        return ("crap" if d == n else "scoreless"), 0, d
+    spots = sum(int(f) for f in faces)
+    if dd and (n >= 2 or faces[0] in "16"):
+        spots *= 2
+    shape = sorted(Counter(faces).values(), reverse=True)
+    if shape[0] == 4:
+        bonus = 40
+    elif shape[:2] == [3, 2]:
+        bonus = 30
+    elif shape[0] == 3:
+        bonus = 20
+    elif shape[:2] == [2, 2]:
+        bonus = 10
+    else:
+        bonus = 0
+    return "points", spots + bonus, 0
+
+
+@pytest.mark.parametrize("house", HOUSE)
+@pytest.mark.parametrize("dice", [1, 2, 3, 4, 5])
+def test_every_straight_dice_throw_doubled_or_not_matches_the_plain_reading(
+    dice: int, house: dict[str, bool]
+) -> None:
+    """RULES.md 7.5 rules 1-4, one-die doubling, Opposite (D-SSD-8), D-SSD-1 and D-SSD-2."""
+    names = {"big_scarney": "big", "crap_out": "crap", "scoreless": "scoreless"}
+    ruleset = make_ruleset(StraightRuleset, house)
+    for faces in product(FACES, repeat=dice):
+        for dd, opposite in product((False, True), (False, True) if dice == 1 else (False,)):
+            outcome, points, dead = ref_straight_throw(faces, dd, opposite, house)
+            got = straight_evaluate(faces, doubled=dd, opposite=opposite, ruleset=ruleset)
+            if outcome == "little_four":
+                outcome = "little"
+            name = names.get(got.outcome, "little" if got.outcome == "little_scarney" else "points")
+            assert (name, got.points, got.dead) == (outcome, points, dead), (faces, dd, opposite)
+
+
+class RefFrames:
+    """Straight Scarney Dice's frame machine (7.5), rounds of seven frames (7.4) and pot (7.3)."""
+
+    def __init__(self, seats: int, ante: int, house: dict[str, bool]) -> None:
+        self.seats, self.house = seats, house
+        self.ledger = [("ante", seat, ante) for seat in range(seats)]
+        self.scores: list[list[int]] = [[] for _ in range(seats)]
+        self.shooter, self.frame = 0, 1
+        self.live, self.acc, self.dd, self.holding = 5, 0, False, False
+        self.due: list[int] = []
+        self.winner: int | None = None
+
+    def double_down(self) -> str | None:
+        if self.holding:
+            return "double_down.not_allowed"
+        if self.dd:
+            return "double_down.already_called"
+        self.dd = True
+        self.ledger.append(("double_down", self.shooter, 1))
+        return None
+
+    def stand(self) -> str | None:
+        if not self.holding:
+            return "stand.no_point_score"
+        self._end(self.acc)
+        return None
+
+    def throw(self, faces: tuple[str, ...], opposite: bool) -> str | None:
+        if any(f not in FACES for f in faces):
+            return "throw.bad_face"
+        if len(faces) != self.live:
+            return "throw.wrong_dice_count"
+        if opposite and self.live != 1:
+            return "opposite.not_allowed"
+        outcome, points, dead = ref_straight_throw(faces, self.dd, opposite, self.house)
+        self.dd = False
+        self.live -= dead
+        if outcome == "big":
+            self.scores[self.shooter].append(self.acc)
+            self._win(self.shooter)
+        elif outcome in ("crap", "scoreless"):
+            self.acc, self.holding = 0, False
+            if outcome == "crap":
+                self._end(0)
+        elif outcome == "little_four":
+            self._end(self.acc + points)
+        else:
+            self.acc, self.holding = self.acc + points, True
+        return None
+
+    def _end(self, score: int) -> None:
+        """The frame is over; the next shooter is the next seat due (7.4), or the game ends."""
+        self.scores[self.shooter].append(score)
+        self.live, self.acc, self.dd, self.holding = 5, 0, False, False
+        while True:
+            self.shooter = (self.shooter + 1) % self.seats
+            if self.shooter == 0:  # a round is complete
+                self.frame += 1
+                if self.frame > 7:  # 0.7: only the tied leaders shoot one more frame each
+                    totals = [sum(s) for s in self.scores]
+                    self.due = [seat for seat, t in enumerate(totals) if t == max(totals)]
+                    if len(self.due) == 1:
+                        self._win(self.due[0])
+                        return
+            if self.frame <= 7 or self.shooter in self.due:
+                return
+
+    def _win(self, seat: int) -> None:
+        self.winner = seat
+        self.ledger.append(("win", seat, -sum(chips for _, _, chips in self.ledger)))
+
+
+def _frame_move(rng: random.Random, live: int, deadly: bool) -> tuple[str, tuple[str, ...], bool]:
+    """A random event; ``deadly`` dice crap out often, so totals tie and extra frames follow."""
+    roll = rng.random()
+    if roll < 0.12:
+        return "stand", (), False
+    if roll < 0.2:
+        return "double", (), False
+    count = live if rng.random() < 0.95 else rng.choice([1, 2, 3, 4, 5])
+    # numbers often, so frames hold points; dead dice often enough for crap-outs and Scarneys
+    faces = tuple(rng.choice("1DDDD" if deadly else "1346D") for _ in range(count))
+    while deadly and count == 5 and len(set(faces)) == 1:
+        faces = tuple(rng.choice("1DDDD") for _ in range(count))
+    if rng.random() < 0.01:
+        faces = ("D",) * count
+    return "throw", faces, rng.random() < (0.5 if count == 1 else 0.02)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_straight_dice_play_matches_the_plain_frame_machine_event_by_event(seed: int) -> None:
+    """RULES.md 7.3-7.7: refusals, points held, dice live, frames, extra frames, the pot."""
+    rng = random.Random(seed)
+    seats, ante, house = 2 + seed % 3, 1 + seed % 2, HOUSE[seed % 3]
+    ruleset = make_ruleset(StraightRuleset, {"ante_chips": ante, **house})
+    state = STRAIGHT.initial_state({}, ruleset, seats)
+    ref = RefFrames(seats, ante, house)
+    for _ in range(6000):
+        kind, faces, opposite = _frame_move(rng, ref.live, seed % 2 == 1)
+        if kind == "stand":
+            move, expected = Move("shooter.stood", {}), ref.stand()
+        elif kind == "double":
+            move, expected = Move("double_down.called", {}), ref.double_down()
+        else:
+            move = _throw(faces, **({"opposite": True} if opposite else {}))
+            expected = ref.throw(faces, opposite)
+        state, code = _code(STRAIGHT, state, move)
+        assert code == expected, (move, code, expected)
+        ledger = [(m["kind"], m["seat"], m["chips"]) for m in STRAIGHT.pot_ledger(state)]
+        assert ledger == ref.ledger
+        frames = [[f.score for f in state.frames if f.seat == s and f.ended] for s in range(seats)]
+        assert frames == ref.scores
+        if ref.winner is not None:
+            assert state.over and state.winners == (ref.winner,)
+            break
+        frame = state.frame
+        assert frame is not None and frame.seat == ref.shooter
+        assert (frame.live, frame.held, frame.double_down) == (ref.live, ref.acc, ref.dd)
+        assert frame.holding == ref.holding
+    assert ref.winner is not None
+
+
+# --- Scarney Put-and-Take (RULES.md 11.3-11.6, D-PT-1..4, D-PT-7, D-PT-8) ------------------------
+
+
+def ref_class(faces: tuple[str, ...]) -> tuple[str, int]:
+    """11.4's table read plainly: the class and the chips named (before double down)."""
+    a, b, c = sorted(faces)
+    if a == b == c:
+        return "scarney", 0
+    if sorted(faces).count("D") == 2:
+        return "put", int(next(f for f in faces if f != "D"))
+    if a == b or b == c:
+        single = c if a == b else a
+        return "take", 0 if single == "D" else int(single)
+    return "split", 0
+
+
+def test_every_put_and_take_throw_is_classed_as_the_plain_reading_of_11_4() -> None:
+    for faces in product(FACES, repeat=3):
+        assert classify(faces) == ref_class(faces), faces
+
+
+class RefSession:
+    """A session's pot (11.3, 11.5, 11.6): antes, puts, takes, refills, short takes, Scarney."""
+
+    def __init__(self, seats: int, ante: int, same_shooter: bool) -> None:
+        self.seats, self.ante, self.same_shooter = seats, ante, same_shooter
+        self.pot, self.nets = 0, [0] * seats
+        self.ledger: list[tuple[str, int, int]] = []
+        self.shooter: int | None = None
+        self.first, self.next_first, self.dd = 0, 0, False
+
+    def _move(self, kind: str, seat: int, chips: int) -> None:
+        if chips:
+            self.pot += chips
+            self.nets[seat] -= chips
+            self.ledger.append((kind, seat, chips))
+
+    def _everyone(self, kind: str) -> None:
+        for step in range(self.seats):
+            self._move(kind, (self.first + step) % self.seats, self.ante)
+
+    def anted(self) -> str | None:
+        if self.shooter is not None:
+            return "round.already_anted"
+        self.first = self.shooter = self.next_first
+        self._everyone("ante")
+        return None
+
+    def double_down(self) -> str | None:
+        if self.shooter is None:
+            return "round.not_anted"
+        if self.dd:
+            return "double_down.already_called"
+        self.dd = True
+        return None
+
+    def throw(self, faces: tuple[str, ...]) -> str | None:
+        if self.shooter is None:
+            return "round.not_anted"
+        kind, chips = ref_class(faces)
+        chips *= 2 if self.dd else 1
+        self.dd = False
+        shooter = self.shooter
+        if kind == "scarney":
+            self._move("win", shooter, -self.pot)
+            self._round_over(shooter, short=False)
+        elif kind == "put":
+            self._move("put", shooter, chips)
+            self.shooter = (shooter + 1) % self.seats
+        elif kind == "take" and chips > self.pot:  # D-PT-1: a short take ends the round
+            self._move("take", shooter, -self.pot)
+            self._round_over(shooter, short=True)
+        elif kind == "take":
+            self._move("take", shooter, -chips)
+            if chips and self.pot <= 5:  # 11.6, D-PT-3: one refill; a push none
+                self._everyone("refill")
+        return None
+
+    def _round_over(self, winner: int, short: bool) -> None:
+        stays = short and self.same_shooter
+        self.next_first = winner if stays else (winner + 1) % self.seats
+        self.shooter = None
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_put_and_take_play_matches_the_plain_pot_event_by_event(seed: int) -> None:
+    """RULES.md 11.3-11.7: the ledger, the pot, the shooter and every refusal, throw by throw."""
+    rng = random.Random(seed)
+    seats, ante, same = 2 + seed % 5, 1 + seed % 3, seed % 4 == 3
+    rules = {"ante_chips": ante}
+    if same:
+        rules["put_take_after_short_take"] = "same_shooter"  # type: ignore[assignment]
+    state = PUT_AND_TAKE.initial_state({}, rules, seats)
+    ref = RefSession(seats, ante, same)
+    for _ in range(400):
+        roll = rng.random()
+        if roll < 0.1 or (ref.shooter is None and roll < 0.8):
+            move, expected = Move("round.anted", {}), ref.anted()
+        elif roll < 0.3:
+            move, expected = Move("double_down.called", {}), ref.double_down()
+        else:
+            faces = tuple(rng.choice(FACES) for _ in range(3))
+            move, expected = _throw(faces), ref.throw(faces)
+        state, code = _code(PUT_AND_TAKE, state, move)
+        assert code == expected, (move, code, expected)
+        ledger = [(m["kind"], m["seat"], m["chips"]) for m in PUT_AND_TAKE.pot_ledger(state)]
+        assert ledger == ref.ledger
+        assert PUT_AND_TAKE.view(state)["pot"] == {"balance": ref.pot, "nets": ref.nets}
+        assert state.shooter == ref.shooter and state.doubled == ref.dd
+        if ref.shooter is None:
+            assert PUT_AND_TAKE.current_player(state) == ref.next_first
