@@ -172,7 +172,9 @@ class BoardMatch(ScoredMatch):
         if self.is_complete(state):
             return []
         games = [GAME_FINISHED, GAME_SCORED]
-        return games if state.entries else [ORDER_DRAWN, *games]
+        # The draw is due only before the first game and until it has decided.
+        drawn = bool(state.entries) or "first" in state.extra
+        return games if drawn else [ORDER_DRAWN, *games]
 
     def winner(self, state: ScoredMatchState) -> int | None:
         """The match winner once the match is complete."""

@@ -379,6 +379,26 @@ def test_a_malformed_draw_is_bad_data(data: dict[str, Any]) -> None:
     assert refused.code in ("event.bad_data", "pawn.unknown")
 
 
+@pytest.mark.parametrize(
+    ("match", "picks"),
+    [
+        (SINGLES_MATCH, [(0, "R2"), (1, "B1"), (2, "G4")]),
+        (DOUBLES_MATCH, [(0, "G2"), (1, "Y3")]),
+        (HIGH_LOW_MATCH, [(0, "B1"), (1, "B3")]),
+    ],
+)
+def test_once_the_draw_has_decided_only_games_are_expected(
+    match: Any, picks: list[tuple[int, str]]
+) -> None:
+    """RULES.md 3.3 / 5.3: the draw is made once (re-drawn only by tied players); after a
+    decisive draw another order.drawn is refused, so it is no longer among the expected events."""
+    state = start(match, len(picks))
+    assert match.expected(state) == ["order.drawn", "game.finished", "game.scored"]
+    state = match.apply(state, drawn(*picks))
+    assert match.expected(state) == ["game.finished", "game.scored"]
+    assert refusal(match, state, drawn(*picks)).code == "order.already_drawn"
+
+
 def test_the_draw_comes_before_the_first_game() -> None:
     state = SINGLES_MATCH.apply(start(SINGLES_MATCH, 2), scored([10, 10]))
     assert refusal(SINGLES_MATCH, state, drawn((0, "R4"), (1, "B1"))).code == "order.too_late"
