@@ -1,6 +1,7 @@
 """Going to Boston and Multiplication: RULES.md 13 and 14, the pot, and the session match."""
 
 import uuid
+from itertools import product
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from games.rules.boston import (
     GOING_TO_BOSTON,
     MULTIPLICATION_RULES,
     PRODUCTS,
+    SUMS,
     Ruleset,
     SessionRuleset,
     State,
@@ -125,6 +127,19 @@ def test_scores_span_3_to_18_and_2_to_72() -> None:
     assert min(PRODUCTS) == 2 and max(PRODUCTS) == 72
     assert 71 not in PRODUCTS and 42 in PRODUCTS
     assert played([EIGHTEEN], seats=2).turns[0].score == 18
+
+
+def test_the_sheet_sets_are_exactly_the_scores_the_fixed_procedure_can_give() -> None:
+    """Appendix C.5 (Boston 3-18, Multiplication (a + b) x c) against every possible turn of
+    13.3/D-MUL-1: the sets a sheet is checked against hold every reachable score and no other."""
+    faces = "123456"
+    boston, products = set(), set()
+    for first, second, last in product(product(faces, repeat=3), product(faces, repeat=2), faces):
+        aside = set_aside([first, second, (last,)])
+        boston.add(boston_score(aside))
+        products.add(multiplication_score(aside))
+    assert boston == SUMS == set(range(3, 19))
+    assert products == PRODUCTS
 
 
 def test_the_view_says_whose_throw_and_how_many_dice_are_in_the_cup() -> None:

@@ -1,5 +1,6 @@
 """The Hearts Due rule engine: RULES.md 15 (rolls, the reset, the target, equal turns, ties)."""
 
+from itertools import combinations_with_replacement
 from typing import Any
 
 import pytest
@@ -92,6 +93,19 @@ def test_the_roll_vectors_score_the_run_of_hearts(faces: str, points: int) -> No
     assert roll_points(faces.split()) == points
     state = played([faces])
     assert HEARTS_DUE.scores(state)[0].points == points
+
+
+def test_every_roll_scores_exactly_the_values_appendix_c_allows() -> None:
+    """Appendix C.5: a roll scores 0, 5, 10, 15, 20, 25 or 35, or resets the total; each occurs."""
+    ruleset = Ruleset()
+    points, resetting = set(), 0
+    for dice in combinations_with_replacement("123456", 6):
+        if resets(dice, ruleset):
+            resetting += 1
+        else:
+            points.add(roll_points(dice))
+    assert points == {0, 5, 10, 15, 20, 25, 35}
+    assert resetting > 0
 
 
 def test_the_dice_read_as_the_letters_of_hearts() -> None:
