@@ -14,6 +14,7 @@ is unknown, so the table closes the match with ``match.ended`` and it settles at
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -402,19 +403,41 @@ def _totals(state: ScoredMatchState) -> list[int]:
 
 
 def _sheet_problems(state: ScoredMatchState, scores: tuple[int, ...]) -> list[str]:
-    """A hand result must be possible: 3 players, points - 37 with points summing to <= 111;
-    4 players, +d for one side and -d for the other."""
+    """A hand result must be possible (0.6): each player's (or side's) points a sum of whole
+    groups of 17.2, no group counted twice; 3 players, points - 37; 4 players, +d for one side
+    and -d for the other, d a difference the ruleset's 56 rule gives (D-TON-3)."""
     if state.seats == 3:
-        points = [s + THREE_PLAYER_SHARE for s in scores]
-        if min(points) < 0 or sum(points) > TOTAL:
-            return [f"Hand results {list(scores)} are not points - 37 of at most 111 points."]
+        points = tuple(s + THREE_PLAYER_SHARE for s in scores)
+        if points not in group_splits(3):
+            return [
+                f"Hand results {list(scores)} are not points - 37 with each player's points "
+                "a sum of whole Tontine groups (20, 16, 12, 8, 15, 10 each suit's pips)."
+            ]
         return []
     a, b = sides(4)
     if len({scores[s] for s in a}) > 1 or any(scores[s] != -scores[a[0]] for s in b):
         return [f"Hand results {list(scores)} are not +d for one side and -d for the other."]
-    if abs(scores[0]) > TOTAL:
-        return [f"No side wins more than {TOTAL} points, not {abs(scores[0])}."]
+    below_56 = str(getattr(state.ruleset, "tontine4_below_56", "no_score"))
+    possible = {side_result([x, y, 0, 0], below_56)[0] for x, y in group_splits(2)}
+    if scores[0] not in possible:
+        return [
+            f"No two sides' group points give a hand result of {scores[0]:+d} "
+            f"(tontine4_below_56 {below_56})."
+        ]
     return []
+
+
+@functools.cache
+def group_splits(players: int) -> frozenset[tuple[int, ...]]:
+    """Every way the groups' values can end up among ``players`` (a group may go to nobody)."""
+    reach = {(0,) * players}
+    for value in GROUP_VALUES.values():
+        reach |= {
+            tuple(p + value if i == k else p for i, p in enumerate(points))
+            for points in reach
+            for k in range(players)
+        }
+    return frozenset(reach)
 
 
 TONTINE_RULES = register(TontineRules())

@@ -316,3 +316,33 @@ def test_with_hands_recorded_the_expected_events_after_the_last_trick_end_the_ha
     state = trick(state, ["Ks", "Kb", "2s"], winner=0)
     assert RULES.expected(state) == ["card.claimed", "hand.ended"]
     assert {m.type for m in RULES.legal_events(state) or []} == set(RULES.expected(state))
+
+
+def test_sheet_hand_results_must_come_from_the_group_values() -> None:
+    """RULES.md 0.6 and 17.2-17.4: a sheet result is checked against what the rules allow. Points
+    are sums of whole groups (20, 16, 12, 8, 15 and four 10s), so a three-player result of
+    points 1 (1 - 37 = -36), 82, or two players at 16 are impossible; four players win the side
+    difference only with 56 or more (D-TON-3), so +-2 (56 v 54 would leave 1 point unclaimed)
+    is not."""
+    match = TONTINE_MATCH
+    three = match.initial_state(SCARTO, 3)
+    for scores in ([-36, -37, -37], [-37, -37, 45], [16 - 37, 16 - 37, -37]):
+        with pytest.raises(IllegalEvent) as caught:
+            match.apply(three, Move("game.scored", {"scores": scores}))
+        assert caught.value.code == "score.unattainable"
+    # 20 + 16 = 36, 15 + 12 + 10 = 37, 8 + 10 + 10 + 10 = 38: all 111 claimed.
+    assert match.apply(three, Move("game.scored", {"scores": [-1, 0, 1]})).entries
+    four = match.initial_state(SCARTO, 4)
+    for d in (2, 111 - 1):
+        with pytest.raises(IllegalEvent):
+            match.apply(four, Move("game.scored", {"scores": [d, -d, d, -d]}))
+    assert match.apply(four, Move("game.scored", {"scores": [1, -1, 1, -1]})).entries  # 56 v 55
+    # A difference of 10 needs 56-60 v 46-50 with 1-9 unclaimed (no group is under 8, and 103
+    # is odd): by default only 30 v 20 would give it, and that scores nothing; the house rule
+    # (higher side wins the difference) allows it, and 20 v 18 for 2.
+    low = [10, -10, 10, -10]
+    with pytest.raises(IllegalEvent):
+        match.apply(four, Move("game.scored", {"scores": low}))
+    higher = match.initial_state({**SCARTO, "tontine4_below_56": "higher_side_wins_difference"}, 4)
+    assert match.apply(higher, Move("game.scored", {"scores": low})).entries
+    assert match.apply(higher, Move("game.scored", {"scores": [2, -2, 2, -2]})).entries
