@@ -170,6 +170,17 @@ def test_reaching_the_target_completes_the_round_so_turns_are_equal() -> None:
     assert HEARTS_DUE.current_player(state) is None
 
 
+def test_exactly_the_target_reaches_it() -> None:
+    """RULES.md 15.3: the game is played to the target; a player reaching "100 or more" ends it,
+    so a total equal to the target (here 35 of 35) counts, and the round is then completed."""
+    state = played([HEARTS], hearts_due_target=35)
+    assert HEARTS_DUE.view(state)["dice"]["target_reached"] is True
+    state = HEARTS_DUE.apply(state, roll("1 2 3 4 5 5"))
+    result = HEARTS_DUE.result(state)
+    assert result is not None and result.winners == (0,)
+    assert [s.total for s in result.scores] == [35, 25]
+
+
 def test_the_last_player_can_overtake_in_the_completed_round() -> None:
     # seat 0 reaches 60 of a target of 50 first; seat 1 still rolls and passes him
     state = played([HEARTS, HEARTS, "1 2 3 4 5 5", HEARTS], hearts_due_target=50)
