@@ -255,15 +255,20 @@ def _move_chips(state: State, kind: str, seat: int, chips: int) -> State:
 
 
 def _end_round(state: State, throw: Throw, winner: int, how: str) -> State:
-    """The pot is empty (D-PT-8); the next round starts left of the winner (D-PT-2 aside)."""
-    stays = how == "short_take" and state.ruleset.put_take_after_short_take == "same_shooter"
+    """The pot is empty (D-PT-8); the next round starts left of the winner (D-PT-2 aside).
+
+    A short take ends the round with no winner (11.6): its shooter is treated as the winner
+    only to say who starts the next round (D-PT-2).
+    """
+    short = how == "short_take"
+    stays = short and state.ruleset.put_take_after_short_take == "same_shooter"
     return dataclasses.replace(
         state,
         phase=ROUND_OVER,
         shooter=None,
         next_first=winner if stays else left_of(state, winner),
         throws=(*state.throws, throw),
-        rounds=(*state.rounds, RoundEnd(state.round, winner, how)),
+        rounds=(*state.rounds, RoundEnd(state.round, None if short else winner, how)),
     )
 
 

@@ -73,7 +73,7 @@ class Throw(NamedTuple):
 
 
 class RoundEnd(NamedTuple):
-    """How a round ended: its winner (None when abandoned) and why."""
+    """How a round ended: its winner (None after a short take or when abandoned) and why."""
 
     round: int
     winner: int | None

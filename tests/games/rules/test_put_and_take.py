@@ -412,9 +412,18 @@ def test_an_undoubled_take_larger_than_the_pot_is_short_too() -> None:
 
 def test_after_a_short_take_the_player_left_of_the_shooter_starts() -> None:
     state = play(anted(), throw("DD1"), throw("116"))
-    assert state.rounds[-1].winner == 1
     assert PUT_AND_TAKE.current_player(state) == 2  # D-PT-2 default
     assert play(state, ANTE).shooter == 2
+
+
+def test_a_short_take_ends_the_round_with_no_winner() -> None:
+    """RULES.md 11.6: "the shooter takes everything in the pot (no redress) and the round ends
+    with no winner"; D-PT-2 treats him as the winner only to say who starts the next round."""
+    state = play(anted(), throw("DD1"), throw("116"))
+    assert state.rounds[-1].winner is None and state.rounds[-1].how == "short_take"
+    dice = PUT_AND_TAKE.view(state)["dice"]
+    assert dice["rounds"] == [{"round": 1, "winner": None, "how": "short_take"}]
+    assert (dice["throws"][-1]["seat"], dice["throws"][-1]["short"]) == (1, True)
 
 
 def test_house_rule_same_shooter_starts_again_after_a_short_take() -> None:
