@@ -643,32 +643,26 @@ WORKED_PART_TWO = (
 )
 
 
-def play_trick(state: State, played: list[str], winner: str) -> State:
+def play_trick(state: State, played: list[str], winner: str, rules: Any = PICC) -> State:
     for card in played:
-        state = act(PICC, state, "card.played", card=card)
-    return act(PICC, state, "trick.won", winner=winner)
+        state = act(rules, state, "card.played", card=card)
+    return act(rules, state, "trick.won", winner=winner)
 
 
-def test_a_worked_hand_gives_the_first_and_second_scores_and_game_points_of_20_2_to_20_4() -> None:
-    """RULES.md 20.2.6: first score = pile points (tricks, own discards, the Fool kept, less the
-    card paid for it, plus the card received) - start value; 20.3.5: second score = pile points
-    + 1 per trick won by hand or dummy (D-MP-8); 20.4: the higher hand total scores the
-    difference. Figures worked by hand: start values 27 and 27; piles 32 and 22 before the
-    Fool's payment (2c), 33 and 21 after: first scores +6, -6; part two Dealer wins 7 tricks
-    worth 52 points, Opposite's dummy 6 tricks worth 40: second scores 59 and 46; hand totals
-    65 and 40; game points 25 to Dealer."""
-    state = PICC.initial_state({"dealer": 0}, {}, 2)
-    state = act(PICC, state, "cards.dealt", hands=[WORKED_DEALER, WORKED_OPPOSITE])
-    state = act(PICC, state, "value.announced", seat=1, value=27)
-    state = act(PICC, state, "value.announced", seat=0, value=27)
-    state = act(PICC, state, "cards.discarded", seat=0, cards=["2b", "3b", "4b"])
-    state = act(PICC, state, "cards.discarded", seat=1, cards=["2c", "3c", "4c"])
+def worked_part_one(rules: Any = PICC) -> State:
+    """Part one of the worked hands, to the end of the Fool's payment (figures below)."""
+    state = rules.initial_state({"dealer": 0}, {}, 2)
+    state = act(rules, state, "cards.dealt", hands=[WORKED_DEALER, WORKED_OPPOSITE])
+    state = act(rules, state, "value.announced", seat=1, value=27)
+    state = act(rules, state, "value.announced", seat=0, value=27)
+    state = act(rules, state, "cards.discarded", seat=0, cards=["2b", "3b", "4b"])
+    state = act(rules, state, "cards.discarded", seat=1, cards=["2c", "3c", "4c"])
     # Trick 1: Opposite leads Kd; Dealer, void in d, must trump with his only trump.
-    state = act(PICC, state, "card.played", card="Kd")
-    assert refusal(PICC, state, "card.played", card="6s").code == "play.must_trump"
-    state = play_trick(state, ["T21"], "dealer")
+    state = act(rules, state, "card.played", card="Kd")
+    assert refusal(rules, state, "card.played", card="6s").code == "play.must_trump"
+    state = play_trick(state, ["T21"], "dealer", rules)
     # Trick 2: Dealer leads (leads alternate, D-MP-1); Opposite excuses himself with the Fool.
-    state = play_trick(state, ["Ks", FOOL], "dealer")
+    state = play_trick(state, ["Ks", FOOL], "dealer", rules)
     for lead, follow, winner in (
         ("Qd", "6s", "opposite"),
         ("Qs", "6d", "dealer"),
@@ -679,14 +673,26 @@ def test_a_worked_hand_gives_the_first_and_second_scores_and_game_points_of_20_2
         ("10d", "9s", "opposite"),
         ("10s", "9d", "dealer"),
     ):
-        state = play_trick(state, [lead, follow], winner)
+        state = play_trick(state, [lead, follow], winner, rules)
     part = state.part
     assert state.phase == M_SCORE and part is not None and part.fool_debt == (1, 0)
     assert [cards.points_of(p) for p in part.piles[:2]] == [32, 22]
     # Opposite won tricks and holds empty cards: he must pay one of them, not the Qd.
-    assert refusal(PICC, state, "fool.paid", card="Qd").code == "fool.payment"
-    state = act(PICC, state, "fool.paid", card="2c")
+    assert refusal(rules, state, "fool.paid", card="Qd").code == "fool.payment"
+    state = act(rules, state, "fool.paid", card="2c")
     assert state.phase == P_DEAL and first_scores(state) == (6, -6)
+    return state
+
+
+def test_a_worked_hand_gives_the_first_and_second_scores_and_game_points_of_20_2_to_20_4() -> None:
+    """RULES.md 20.2.6: first score = pile points (tricks, own discards, the Fool kept, less the
+    card paid for it, plus the card received) - start value; 20.3.5: second score = pile points
+    + 1 per trick won by hand or dummy (D-MP-8); 20.4: the higher hand total scores the
+    difference. Figures worked by hand: start values 27 and 27; piles 32 and 22 before the
+    Fool's payment (2c), 33 and 21 after: first scores +6, -6; part two Dealer wins 7 tricks
+    worth 52 points, Opposite's dummy 6 tricks worth 40: second scores 59 and 46; hand totals
+    65 and 40; game points 25 to Dealer."""
+    state = worked_part_one()
     # Part two: the dummies are each player's second hand.
     dealer_hand, opposite_hand, dealer_dummy, opposite_dummy = WORKED_PART_TWO
     state = act(
@@ -733,3 +739,55 @@ def test_a_worked_hand_gives_the_first_and_second_scores_and_game_points_of_20_2
     result = PICC.result(state)
     assert result is not None and result.winners == (0,)
     assert [s.total for s in result.scores] == [25, 0]
+
+
+def test_a_worked_truffle_hand_gives_the_scores_of_21() -> None:
+    """RULES.md 21: part one as 20.2 (first scores +6, -6); the deal leaves T1 dead (D-MT-1);
+    Dealer takes T4 T3 T2 and discards them (trumps other than Honours may go, shown); the
+    dummy is played by Opposite at trick 1, Dealer at trick 2 (D-MT-2); Opposite wins 15
+    tricks, the dummy the last (its Ad, 5d and 2s are lost: 7 points), Dealer none, so his
+    discards go to Opposite (21.2). The 48 cards in play are worth 92 - 5 - 3 = 84. Second
+    scores: Dealer 0; Opposite 84 - 7 + 3 + 15 = 95. Hand totals 6 and 89: Opposite scores 83."""
+    rules = TRUFFLE_RULES
+    state = worked_part_one(rules)
+    dealer_hand = WORKED_PART_TWO[1][:11] + ["5s", "4s", "3s", "2s", "As"]
+    dummy = WORKED_PART_TWO[2][:11] + ["5d", "4d", "3d", "2d", "T5"]
+    opposite_hand = [f"T{n}" for n in range(20, 5, -1)] + ["Ad"]
+    state = act(
+        rules,
+        state,
+        "cards.dealt",
+        hands=[dealer_hand, opposite_hand],
+        dummy=dummy,
+        talon=["T4", "T3", "T2"],
+    )
+    assert state.dead == ("T1",)
+    state = act(
+        rules, state, "cards.discarded", seat=0, cards=["T4", "T3", "T2"], shown=["T4", "T3", "T2"]
+    )
+    # Trick 1: Dealer leads Kb; Opposite plays the dummy, void in b: its only trump.
+    state = act(rules, state, "card.played", card="Kb", seat=0)
+    assert refusal(rules, state, "card.played", card="T5", seat=0).code == "play.not_your_turn"
+    state = act(rules, state, "card.played", card="T5", seat=1, hand="dummy")
+    # Opposite, void in b, must trump over T5: the Ad is refused.
+    assert refusal(rules, state, "card.played", card="Ad", seat=1).code == "play.must_trump"
+    state = play_trick(state, ["T6"], "opposite", rules)
+    # Tricks 2-15: Opposite leads T20 down to T7; Dealer plays the dummy at even tricks.
+    dealer_rest = dealer_hand[1:11] + ["5s", "4s", "3s", "As"]
+    dummy_rest = dummy[:11] + ["4d", "3d", "2d"]
+    for n, (d, dd) in enumerate(zip(dealer_rest, dummy_rest, strict=True)):
+        state = act(rules, state, "card.played", card=f"T{20 - n}", seat=1)
+        state = act(rules, state, "card.played", card=d, seat=0)
+        dummy_player = 0 if n % 2 == 0 else 1  # trick n + 2
+        state = act(rules, state, "card.played", card=dd, seat=dummy_player, hand="dummy")
+        state = act(rules, state, "trick.won", winner="opposite")
+    # Trick 16: Opposite leads Ad; the dummy (played by Dealer) follows with 5d and wins.
+    state = play_trick(state, ["Ad", "2s", "5d"], "dummy", rules)
+    assert state.phase == HAND_OVER
+    part = state.part
+    assert part is not None
+    assert [part.tricks_won(p) for p in (0, 1, 2)] == [0, 15, 1]
+    assert cards.points_of(part.piles[2]) == 7
+    assert second_scores(state) == (0, 95)
+    assert hand_totals(state) == (6, 89)
+    assert game_points(state) == (0, 83)
