@@ -239,7 +239,8 @@ def _must_play_fool(hand: tuple[str, ...], trick: tuple[str, ...]) -> str:
     """Why the Fool's holder must play it to this trick (18.1 (1), (2)), or ''."""
     if not trick:
         return ""
-    led = cards.suit_of(trick[0])
+    # Good and Evil (Conference) are played only as trumps (16.1): leading one leads trumps.
+    led = TRUMP if trick[0] in (cards.GOOD, cards.EVIL) else cards.suit_of(trick[0])
     if led == TRUMP and not any(cards.is_court(c) for c in hand):
         return "trumps are led and he holds no court card"
     if led not in (None, TRUMP) and any(cards.is_court(c) and c[-1] == led for c in hand):

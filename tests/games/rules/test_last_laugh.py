@@ -193,3 +193,14 @@ def test_fool_cannot_be_discarded_and_undo_restores_the_state() -> None:
     assert fold_states(RULES, start, [*moves, Move("move.undone", {})])[-1] == start
     assert refusal(start, "butt.discarded", card="2s").code == "event.out_of_order"
     assert refusal(start, "card.played", seat=0, card=3).code == "event.bad_data"
+
+
+def test_in_conference_a_good_or_evil_lead_is_a_trump_lead() -> None:
+    """RULES.md 16.1 and 17: in Conference, Good and Evil are played only as trumps, so a lead of
+    Good or Evil is a trump lead for 18.1 (1): with no court card the Fool must be played."""
+    state = RULES.initial_state({}, {"base_game": "conference"}, 3)
+    state = act(state, "cards.dealt", hands=[["GOOD", "2s"], [FOOL, "3s"], ["EVIL", "4s"]])
+    state = play(state, "GOOD")
+    refused = refusal(state, "card.played", seat=1, card="3s")
+    assert refused.code == "fool.must_play" and "trumps are led" in refused.message
+    assert RULES.legal_events(state) == [Move("card.played", {"seat": 1, "card": FOOL})]
