@@ -20,6 +20,7 @@ import pytest
 from games.rules import registry
 from games.rules.base import Move, make_ruleset
 from games.rules.errors import IllegalEvent
+from games.rules.partnership_dice import PartnershipDiceRules
 from games.rules.put_and_take import PUT_AND_TAKE
 from games.rules.put_and_take_state import classify
 from games.rules.scarney_3000_play import MAY_STAND, OVER
@@ -47,6 +48,7 @@ def _code(rules: Any, state: Any, move: Move) -> tuple[Any, str | None]:
 # --- Scarney 3000 (RULES.md 9.2, 9.3, 9.4) -------------------------------------------------------
 
 S3000: Any = registry.get("scarney-3000")
+P3000: Any = registry.get("partnership-scarney-3000")
 THREE = {"D": 200, "1": 100, "3": 300, "4": 400, "6": 900}
 FOUR = {"D": 400, "1": 200, "3": 900, "4": 800, "6": 1200}
 
@@ -91,12 +93,13 @@ def test_every_scarney_3000_throw_of_one_to_five_dice_matches_the_plain_reading(
 class Ref3000:
     """Scarney 3000's turn machine (9.3) and the end of the game (9.4, D-3000-3) for play."""
 
-    def __init__(self, seats: int, target: int) -> None:
-        self.seats, self.target = seats, target
+    def __init__(self, seats: int, target: int, sides: list[list[int]]) -> None:
+        self.seats, self.target, self.sides = seats, target, sides
         self.totals = [0] * seats
         self.shooter, self.banked, self.pending, self.n = 0, 0, 0, 5
         self.may_stand = self.after_b = False
         self.winner: int | None = None
+        self.winners: tuple[int, ...] = ()
 
     def throw(self, faces: tuple[str, ...]) -> str | None:
         if self.winner is not None:
@@ -122,31 +125,40 @@ class Ref3000:
 
     def _end(self, score: int) -> None:
         self.totals[self.shooter] += score
-        if self.totals[self.shooter] >= self.target and score:
+        side = next(side for side in self.sides if self.shooter in side)
+        if sum(self.totals[seat] for seat in side) >= self.target and score:
+            self.winners = tuple(side)
             self.winner = self.shooter
         self.shooter = (self.shooter + 1) % self.seats
         self.banked, self.pending, self.n = 0, 0, 5
         self.may_stand = self.after_b = False
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(16))
 def test_scarney_3000_play_matches_the_plain_turn_machine_event_by_event(seed: int) -> None:
-    """RULES.md 9.3 (states, refusals), 9.4 and D-3000-3 (the first to stand at the target)."""
+    """RULES.md 9.3 (states, refusals), 9.4 and D-3000-3 (the first to stand at the target);
+    section 10 (a side's total reaching the target) for every fourth seed."""
     rng = random.Random(seed)
     seats, target = 2 + seed % 3, 3000 if seed % 2 else 1500
-    state = S3000.initial_state({}, make_ruleset(Ruleset3000, {"s3000_target": target}), seats)
-    ref = Ref3000(seats, target)
+    sides = [[seat] for seat in range(seats)]
+    game: Any = S3000
+    if seed % 4 == 3:
+        seats, game = 4 + seed % 8 // 4 * 2, P3000
+        sides = [list(range(0, seats, 2)), list(range(1, seats, 2))]
+    pool = "1346DD" if seed % 2 else "11346D"  # more number bonuses: longer confirmation chains
+    state = game.initial_state({}, make_ruleset(Ruleset3000, {"s3000_target": target}), seats)
+    ref = Ref3000(seats, target, sides)
     for _ in range(3000):
         if rng.random() < 0.25:
             move, expected = Move("shooter.stood", {}), ref.stand()
         else:
             count = ref.n if rng.random() < 0.95 else rng.choice([1, 2, 3, 4, 5])
-            faces = tuple(rng.choice("1346DD") for _ in range(count))
+            faces = tuple(rng.choice(pool) for _ in range(count))
             move, expected = _throw(faces), ref.throw(faces)
-        state, code = _code(S3000, state, move)
+        state, code = _code(game, state, move)
         assert code == expected, (move, code, expected)
         if ref.winner is not None:
-            assert state.phase == OVER and state.winners == (ref.winner,)
+            assert state.phase == OVER and state.winners == ref.winners
             break
         assert (state.shooter, state.banked, state.pending, state.in_cup) == (
             ref.shooter,
@@ -154,14 +166,15 @@ def test_scarney_3000_play_matches_the_plain_turn_machine_event_by_event(seed: i
             ref.pending,
             ref.n,
         )
-        assert [s.total for s in S3000.scores(state)] == ref.totals
+        assert [s.total for s in game.scores(state)] == ref.totals
     assert ref.winner is not None
 
 
 # --- Straight Scarney Dice (RULES.md 7.5, 7.6, D-SSD-1, D-SSD-2) ---------------------------------
 
 STRAIGHT = StraightDiceRules()
-HOUSE = [
+PARTNERSHIP = PartnershipDiceRules()
+HOUSE: list[dict[str, Any]] = [
     {},
     {"little_scarney_counts_live_die": True},
     {"little_scarney_on_four_dice": True},
@@ -222,16 +235,23 @@ def test_every_straight_dice_throw_doubled_or_not_matches_the_plain_reading(
 
 
 class RefFrames:
-    """Straight Scarney Dice's frame machine (7.5), rounds of seven frames (7.4) and pot (7.3)."""
+    """Straight Scarney Dice's frame machine (7.5), rounds of seven frames (7.4) and pot (7.3).
 
-    def __init__(self, seats: int, ante: int, house: dict[str, bool]) -> None:
-        self.seats, self.house = seats, house
+    With sides of two or three, the partnership game (8.2, 8.3): side totals, a side tie gives
+    everyone one more frame, the winning partners divide the pot, odd chips by individual total.
+    """
+
+    def __init__(
+        self, seats: int, ante: int, house: dict[str, Any], sides: list[list[int]]
+    ) -> None:
+        self.seats, self.house, self.sides = seats, house, sides
         self.ledger = [("ante", seat, ante) for seat in range(seats)]
         self.scores: list[list[int]] = [[] for _ in range(seats)]
         self.shooter, self.frame = 0, 1
         self.live, self.acc, self.dd, self.holding = 5, 0, False, False
         self.due: list[int] = []
         self.winner: int | None = None
+        self.winners: tuple[int, ...] = ()
 
     def double_down(self) -> str | None:
         if self.holding:
@@ -280,17 +300,32 @@ class RefFrames:
             if self.shooter == 0:  # a round is complete
                 self.frame += 1
                 if self.frame > 7:  # 0.7: only the tied leaders shoot one more frame each
-                    totals = [sum(s) for s in self.scores]
-                    self.due = [seat for seat, t in enumerate(totals) if t == max(totals)]
-                    if len(self.due) == 1:
-                        self._win(self.due[0])
+                    side_totals = [sum(sum(self.scores[s]) for s in side) for side in self.sides]
+                    best = max(side_totals)
+                    leaders = [
+                        side for side in self.sides if side_totals[self.sides.index(side)] == best
+                    ]
+                    self.due = [seat for side in leaders for seat in side]
+                    if len(leaders) == 1:
+                        self._win(leaders[0][0])
                         return
             if self.frame <= 7 or self.shooter in self.due:
                 return
 
     def _win(self, seat: int) -> None:
         self.winner = seat
-        self.ledger.append(("win", seat, -sum(chips for _, _, chips in self.ledger)))
+        side = next(side for side in self.sides if seat in side)
+        self.winners = tuple(side)
+        share, odd = divmod(sum(chips for _, _, chips in self.ledger), len(side))
+        if self.house.get("partnership_odd_chips") == "carry_over":
+            odd = 0
+        totals = {member: sum(self.scores[member]) for member in side}
+        # 8.3: odd chips one each by individual total, highest first; equal: seating order
+        first = sorted(side, key=lambda member: (-totals[member], member))[:odd]
+        for member in side:
+            chips = share + (member in first)
+            if chips:
+                self.ledger.append(("win", member, -chips))
 
 
 def _frame_move(rng: random.Random, live: int, deadly: bool) -> tuple[str, tuple[str, ...], bool]:
@@ -315,9 +350,14 @@ def test_straight_dice_play_matches_the_plain_frame_machine_event_by_event(seed:
     """RULES.md 7.3-7.7: refusals, points held, dice live, frames, extra frames, the pot."""
     rng = random.Random(seed)
     seats, ante, house = 2 + seed % 3, 1 + seed % 2, HOUSE[seed % 3]
-    ruleset = make_ruleset(StraightRuleset, {"ante_chips": ante, **house})
-    state = STRAIGHT.initial_state({}, ruleset, seats)
-    ref = RefFrames(seats, ante, house)
+    sides, game = [[seat] for seat in range(seats)], STRAIGHT
+    if seed % 5 == 4:  # the partnership game, four or six players
+        seats, game, ante = 4 + seed % 10 // 5 * 2, PARTNERSHIP, 1 + seed % 4
+        sides = [list(range(0, seats, 2)), list(range(1, seats, 2))]
+        house = {**house, "partnership_odd_chips": ("carry_over", "by_individual_score")[seed % 2]}
+    ruleset = make_ruleset(game.ruleset_type, {"ante_chips": ante, **house})
+    state = game.initial_state({}, ruleset, seats)
+    ref = RefFrames(seats, ante, house, sides)
     for _ in range(6000):
         kind, faces, opposite = _frame_move(rng, ref.live, seed % 2 == 1)
         if kind == "stand":
@@ -327,14 +367,15 @@ def test_straight_dice_play_matches_the_plain_frame_machine_event_by_event(seed:
         else:
             move = _throw(faces, **({"opposite": True} if opposite else {}))
             expected = ref.throw(faces, opposite)
-        state, code = _code(STRAIGHT, state, move)
+        state, code = _code(game, state, move)
         assert code == expected, (move, code, expected)
-        ledger = [(m["kind"], m["seat"], m["chips"]) for m in STRAIGHT.pot_ledger(state)]
+        ledger = [(m["kind"], m["seat"], m["chips"]) for m in game.pot_ledger(state)]
         assert ledger == ref.ledger
         frames = [[f.score for f in state.frames if f.seat == s and f.ended] for s in range(seats)]
         assert frames == ref.scores
+        assert [score.total for score in game.scores(state)] == [sum(f) for f in frames]
         if ref.winner is not None:
-            assert state.over and state.winners == (ref.winner,)
+            assert state.over and state.winners == ref.winners
             break
         frame = state.frame
         assert frame is not None and frame.seat == ref.shooter
