@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import random
 import uuid
 from pathlib import Path
 from typing import Any
@@ -705,3 +706,56 @@ def test_any_json_gives_a_refusal_or_a_match_never_a_crash(
             settle(match, state)
         elif not tied_draw(state):
             assert match.next_game_setup(state)
+
+
+# --- live or from a sheet, the same games make the same match ----------------------------------
+
+
+def _live_winners(match: Any, scores: list[int], active: int) -> list[int]:
+    """What each game's rule engine reports: the active player (Singles), every highest score
+    (Doubles: both at 20-20), the one scorer (High-Low)."""
+    if match is SINGLES_MATCH:
+        return [active]
+    best = max(scores)
+    return [seat for seat, score in enumerate(scores) if score == best]
+
+
+def _next_scores(match: Any, state: ScoredMatchState, rng: random.Random) -> tuple[list[int], int]:
+    """Possible scores of the next game and the seat that played it (Singles) or won it."""
+    if match is SINGLES_MATCH:
+        active = match.next_game_setup(state)["active"]
+        scores = [0] * state.seats
+        scores[active] = rng.choice([3, 20, 37, 49, 64, 97, 110])
+        return scores, active
+    if match is DOUBLES_MATCH:
+        first = rng.choice([10, 18, 20, 20, 22, 30])
+        return [first, 40 - first], 0
+    winner = rng.randrange(2)
+    scores = [0, 0]
+    scores[winner] = rng.choice([2, 21, 37, 44, 74])
+    return scores, winner
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    match=st.sampled_from([SINGLES_MATCH, DOUBLES_MATCH, HIGH_LOW_MATCH]),
+    seats=st.integers(2, 4),
+    seed=st.integers(0, 2**32),
+)
+def test_the_same_games_live_or_from_a_sheet_make_the_same_match(
+    match: Any, seats: int, seed: int
+) -> None:
+    """RULES.md 0.6: a finished sheet holds the same games as a match recorded live, so the
+    standing (games_won included), the games' winners and the settlement must not depend on how
+    each game was entered (3.7, 4.5, 5.7)."""
+    rng = random.Random(seed)
+    seats = seats if match is SINGLES_MATCH else 2
+    live, sheet = start(match, seats), start(match, seats)
+    while not match.is_complete(live):
+        scores, seat = _next_scores(match, live, rng)
+        live = match.apply(live, finished(scores, _live_winners(match, scores, seat)))
+        sheet = match.apply(sheet, scored(scores))
+        assert match.is_complete(sheet) == match.is_complete(live)
+    assert match.standing(live) == match.standing(sheet)
+    assert [g["winners"] for g in match.games(live)] == [g["winners"] for g in match.games(sheet)]
+    assert match.settlement(live) == match.settlement(sheet)
