@@ -120,6 +120,20 @@ def check_sides(teams: Any, seats: int, scope: str = "setup") -> tuple[tuple[int
     return tuple(sorted(sides))
 
 
+def reported_sides(sides: Any, seats: int) -> tuple[tuple[int, ...], ...]:
+    """A game report's two sides of equal size holding every seat once, or () if it has none."""
+    if (
+        not isinstance(sides, list)
+        or len(sides) != 2
+        or not all(isinstance(side, list) for side in sides)
+        or not all(isinstance(s, int) and not isinstance(s, bool) for side in sides for s in side)
+        or len(sides[0]) != len(sides[1])
+        or sorted(sides[0] + sides[1]) != list(range(seats))
+    ):
+        return ()
+    return tuple(tuple(side) for side in sides)
+
+
 class PartnershipDiceMatch(StraightDiceMatch):
     """One partnership game: the winning side divides the pot (RULES.md 8.3)."""
 
@@ -140,6 +154,12 @@ class PartnershipDiceMatch(StraightDiceMatch):
         return check_sides(teams, seats, "match")
 
     def sides(self, state: ScoredMatchState) -> tuple[tuple[int, ...], ...]:
+        """The sides the game was played with (partner throws may have formed them, 8.1), else
+        the match's teams, else alternate seats."""
+        if state.entries:
+            reported = reported_sides(state.entries[0].report.get("sides"), state.seats)
+            if reported:
+                return reported
         return state.teams or alternate_sides(state.seats)
 
     def next_game_setup(self, state: ScoredMatchState) -> dict[str, Any]:

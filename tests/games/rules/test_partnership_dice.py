@@ -280,3 +280,33 @@ def test_random_teams_are_taken_or_refused_cleanly(teams: Any, throws: bool) -> 
         MATCH.initial_state({}, 4, teams)
     except BadSetup as refusal:
         assert refusal.code.startswith("match.")
+
+
+def test_a_live_game_whose_partner_throws_formed_the_sides_is_ranked_by_those_sides() -> None:
+    """RULES.md 8.1: the partner throw forms the sides, which need not be the even and the odd
+    seats; 8.2: "A side's score = the sum of its members' game totals", so the match's standing
+    adds the totals of the sides the game was played with."""
+    state = new_game(4, {"partner_throws": True})
+    for faces in ["3 D D D D", "4 6 D D D", "6 4 D D D", "3 D D D D"]:
+        state = play(state, throw(faces))
+    state = play(state, throw("1 D D D D"), throw("3 D D D D"))
+    assert state.sides == ((1, 2), (0, 3)) and state.order == (2, 0, 1, 3)
+    # seats 2 and 1 score 20 a frame, seats 0 and 3 score 17 and 15
+    state = play_rounds(state, 7, {2: 20, 0: 17, 1: 20, 3: 15})
+    assert totals(state) == [119, 140, 140, 105] and state.winners == (2, 1)
+    result = RULES.result(state)
+    assert result is not None
+    finished = {
+        "game": "5b4d3b53-7a45-4f3e-9d55-0c4f2f6f7a11",
+        "scores": [s.total for s in result.scores],
+        "winners": list(result.winners),
+        "report": RULES.match_report(state),
+    }
+    match = MATCH.apply(MATCH.initial_state({}, 4, []), Move("game.finished", finished))
+    standing = MATCH.standing(match)
+    assert [(row["seat"], row["rank"], row["side_total"]) for row in standing] == [
+        (1, 1, 280),
+        (2, 1, 280),
+        (0, 3, 224),
+        (3, 3, 224),
+    ]
