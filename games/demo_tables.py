@@ -93,6 +93,10 @@ def next_move(folded: folding.Folded, rng: random.Random) -> tuple[str, dict[str
         return "shooter.stood", {}
     if "round.anted" in expected:
         return "round.anted", {}
+    if "board.laid_out" in expected:
+        pawns = [colour + str(spots) for colour in "BRYG" for spots in range(1, 5)]
+        rng.shuffle(pawns)
+        return "board.laid_out", {"position": {f"C{i + 1}": p for i, p in enumerate(pawns)}}
     if "dice.thrown" in expected and dice.get("in_cup"):
         faces = ORDINARY_FACES if folded.header["kind"] in ORDINARY_DICE_GAMES else SCARNEY_FACES
         return "dice.thrown", {"faces": [rng.choice(faces) for _ in range(dice["in_cup"])]}
