@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from games.rules.errors import BadRuleset, IllegalEvent
+from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
 
 UNDO = "move.undone"
 
@@ -147,6 +147,50 @@ def _check_parameter(ruleset_type: type[Any], name: str, value: Any) -> None:
             "ruleset.bad_value",
             f"House rule {name!r} cannot be {value!r}; choose one of {choices}.",
             parameter=name,
+        )
+
+
+def check_seat_count(
+    rules: Any, seats: int, name: str, verb: str = "is played by", *, name_seats: bool = True
+) -> None:
+    """Refuse a seat count outside ``rules.min_seats``..``rules.max_seats``, naming the game.
+
+    ``verb`` keeps each game's wording ("is kept for", "is recorded for"); ``name_seats`` puts
+    the count in the refusal's data, as most games do.
+    """
+    if rules.min_seats <= seats <= rules.max_seats:
+        return
+    sentence = f"{name} {verb} {rules.min_seats} to {rules.max_seats} players, not {seats}."
+    if name_seats:
+        raise BadSetup("game.bad_seats", sentence, seats=seats)
+    raise BadSetup("game.bad_seats", sentence)
+
+
+def check_move(
+    move: Move,
+    types: Iterable[str],
+    name: str,
+    over: bool,
+    over_sentence: str = "The game is over: no move can be recorded.",
+) -> None:
+    """Refuse an unknown event type, data that is not an object, and any move after the end."""
+    if not isinstance(move.type, str) or move.type not in types:
+        raise IllegalEvent(
+            "event.unknown_type", f"{move.type!r} is not an event of {name}.", type=move.type
+        )
+    if not isinstance(move.data, Mapping):
+        raise IllegalEvent("event.bad_data", f"The data of {move.type} must be an object.")
+    if over:
+        raise IllegalEvent("game.over", over_sentence)
+
+
+def check_expected(move_type: str, allowed: list[str]) -> None:
+    """Refuse an event the table may not record now, listing those it may."""
+    if move_type not in allowed:
+        raise IllegalEvent(
+            "event.out_of_order",
+            f"{move_type} cannot be recorded now; expected {', '.join(allowed)}.",
+            expected=allowed,
         )
 
 

@@ -26,6 +26,8 @@ MAGICIAN, WORLD = "T1", "T21"
 HONOURS = (MAGICIAN, WORLD, FOOL)
 GOOD, EVIL = "GOOD", "EVIL"
 TRUMP = "T"  # the suit of a trump, as suit_of gives it
+# The refusal of any move once a hand of a tarot game is over (game.over).
+HAND_OVER = "The hand is over: no move can be recorded."
 
 SUIT_CARDS = tuple(rank + suit for suit in SUITS for rank in RANKS)
 TRUMPS = tuple(f"T{n}" for n in range(1, 22))

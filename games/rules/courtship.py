@@ -20,7 +20,15 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.rules import cards
-from games.rules.base import Move, Result, SeatScore, make_ruleset
+from games.rules.base import (
+    Move,
+    Result,
+    SeatScore,
+    check_expected,
+    check_move,
+    check_seat_count,
+    make_ruleset,
+)
 from games.rules.cards import (
     BASE_GAMES,
     DEALT,
@@ -31,7 +39,7 @@ from games.rules.cards import (
     WON,
     Table,
 )
-from games.rules.errors import BadSetup, IllegalEvent
+from games.rules.errors import IllegalEvent
 from games.rules.registry import register
 
 KIND = "courtship-rules"
@@ -79,30 +87,12 @@ class CourtshipRules:
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
         cards.check_base_game(rules, KIND)
-        if not self.min_seats <= seats <= self.max_seats:
-            raise BadSetup(
-                "game.bad_seats", f"Courtship Rules are kept for 2 to 6 players, not {seats}."
-            )
+        check_seat_count(self, seats, "Courtship Rules", "are kept for", name_seats=False)
         return State(cards.new_table(setup, seats, rules.base_game or ""), rules)
 
     def apply(self, state: State, move: Move) -> State:
-        if not isinstance(move.type, str) or move.type not in EVENT_TYPES:
-            raise IllegalEvent(
-                "event.unknown_type",
-                f"{move.type!r} is not an event of Courtship Rules.",
-                type=move.type,
-            )
-        if not isinstance(move.data, Mapping):
-            raise IllegalEvent("event.bad_data", f"The data of {move.type} must be an object.")
-        if state.table.over:
-            raise IllegalEvent("game.over", "The hand is over: no move can be recorded.")
-        allowed = self.expected(state)
-        if move.type not in allowed:
-            raise IllegalEvent(
-                "event.out_of_order",
-                f"{move.type} cannot be recorded now; expected {', '.join(allowed)}.",
-                expected=allowed,
-            )
+        check_move(move, EVENT_TYPES, "Courtship Rules", state.table.over, cards.HAND_OVER)
+        check_expected(move.type, self.expected(state))
         handler = _HANDLERS[move.type]
         state = handler(state, move.data)
         if move.type not in (SUMMONED, REFUSED, WON):

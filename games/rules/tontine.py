@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.rules import cards
-from games.rules.base import Move, Result, SeatScore, make_ruleset
+from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
 from games.rules.cards import (
     BASE_GAMES,
     DEALT,
@@ -122,21 +122,11 @@ class TontineRules:
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
         cards.check_base_game(rules, KIND)
-        if not self.min_seats <= seats <= self.max_seats:
-            raise BadSetup(
-                "game.bad_seats", f"Tontine is recorded for 2 to 6 players, not {seats}."
-            )
+        check_seat_count(self, seats, "Tontine", "is recorded for", name_seats=False)
         return State(cards.new_table(setup, seats, rules.base_game or ""), rules)
 
     def apply(self, state: State, move: Move) -> State:
-        if not isinstance(move.type, str) or move.type not in EVENT_TYPES:
-            raise IllegalEvent(
-                "event.unknown_type", f"{move.type!r} is not an event of Tontine.", type=move.type
-            )
-        if not isinstance(move.data, Mapping):
-            raise IllegalEvent("event.bad_data", f"The data of {move.type} must be an object.")
-        if state.table.over:
-            raise IllegalEvent("game.over", "The hand is over: no move can be recorded.")
+        check_move(move, EVENT_TYPES, "Tontine", state.table.over, cards.HAND_OVER)
         table, data = state.table, move.data
         if move.type == CLAIMED:
             return _claim(state, data)
