@@ -202,9 +202,13 @@ def roll_points(faces: Sequence[str]) -> int:
 
 
 def _after_roll(state: State, faces: tuple[str, ...]) -> State:
-    seat = state.queue[0]
     reset = resets(faces, state.ruleset)
-    points = 0 if reset else roll_points(faces)
+    return enter_roll(state, faces, 0 if reset else roll_points(faces), reset)
+
+
+def enter_roll(state: State, faces: tuple[str, ...], points: int, reset: bool) -> State:
+    """Score a roll of the seat on turn and pass the turn; a sheet's roll comes without faces."""
+    seat = state.queue[0]
     # D-HD-4: three H's wipe out the cumulative total, not only the roll.
     total = 0 if reset else state.totals[seat] + points
     totals = tuple(total if s == seat else t for s, t in enumerate(state.totals))
