@@ -92,8 +92,7 @@ class HighLowRules:
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """The starter's colour choice, or a study position (a trap) with the player to move."""
-        if seats != 2:
-            raise BadSetup("game.bad_seats", f"{NAME} has two players, not {seats}.", seats=seats)
+        placing.check_two_seats(seats, NAME)
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
         given = placing.read_setup(setup, SETUP_KEYS, NAME)
         starter = placing.setup_seat(given, "starter", 0, 2)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from games.rules.base import Move
+from games.rules.base import Move, check_move
 from games.rules.board import (
     ALL_PAWNS,
     CIRCLES,
@@ -236,14 +236,13 @@ def _printable(value: Any) -> Any:
 
 def check_event(move: Move, types: frozenset[str], game: str, over: bool) -> None:
     """Refuse an unknown event type, data that is not an object, and any move after the end."""
-    if not isinstance(move.type, str) or move.type not in types:
-        raise IllegalEvent(
-            "event.unknown_type", f"{move.type!r} is not an event of {game}.", type=move.type
-        )
-    if not isinstance(move.data, Mapping):
-        raise IllegalEvent("event.bad_data", f"The data of {move.type} must be an object.")
-    if over:
-        raise IllegalEvent("game.over", "The game is over: no move can be recorded.")
+    check_move(move, types, game, over)
+
+
+def check_two_seats(seats: int, game: str) -> None:
+    """Refuse a seat count other than two (Doubles and High-Low are two-player games)."""
+    if seats != 2:
+        raise BadSetup("game.bad_seats", f"{game} has two players, not {seats}.", seats=seats)
 
 
 def read_setup(setup: Any, keys: frozenset[str], game: str) -> Mapping[str, Any]:
