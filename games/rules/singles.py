@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from games.rules import placing
-from games.rules.base import Move, Result, SeatScore, make_ruleset
+from games.rules.base import Move, Result, SeatScore, check_seat_count, make_ruleset
 from games.rules.board import (
     EMPTY_BOARD,
     TOTAL_SPOTS,
@@ -97,10 +97,7 @@ class SinglesRules:
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """The colour choice of the active player, or a study position ready for jumps."""
-        if not self.min_seats <= seats <= self.max_seats:
-            raise BadSetup(
-                "game.bad_seats", f"{NAME} is played by 2 to 16 players, not {seats}.", seats=seats
-            )
+        check_seat_count(self, seats, NAME)
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
         given = placing.read_setup(setup, SETUP_KEYS, NAME)
         sides = _roles(given, seats)
