@@ -15,7 +15,7 @@ from functools import cache
 from itertools import combinations
 from typing import Any, ClassVar
 
-from games.rules.base import BonusAward, Move, Result, SeatScore, make_ruleset
+from games.rules.base import BonusAward, Move, Result, SeatScore, check_move, make_ruleset
 from games.rules.board import (
     ALL_PAWNS,
     CIRCLES,
@@ -125,16 +125,7 @@ class SolitaireRules:
 
     def apply(self, state: State, move: Move) -> State:
         """The state after ``move``, or IllegalEvent with a RULES.md 2.4 refusal code."""
-        if not isinstance(move.type, str) or move.type not in EVENT_TYPES:
-            raise IllegalEvent(
-                "event.unknown_type",
-                f"{move.type!r} is not an event of Scarney Solitaire.",
-                type=move.type,
-            )
-        if not isinstance(move.data, Mapping):
-            raise IllegalEvent("event.bad_data", f"The data of {move.type} must be an object.")
-        if state.phase == OVER:
-            raise IllegalEvent("game.over", "The game is over: no move can be recorded.")
+        check_move(move, EVENT_TYPES, "Scarney Solitaire", state.phase == OVER)
         return _PHASES[state.phase](state, move)
 
     def expected(self, state: State) -> list[str]:
