@@ -36,8 +36,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.base import Move, Result, SeatScore, make_ruleset
-from games.rules.errors import BadSetup, IllegalEvent
+from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
+from games.rules.errors import IllegalEvent
 from games.rules.matches import register_format
 from games.rules.registry import register
 from games.rules.scarnie_board import (
@@ -72,21 +72,14 @@ class ScarnieRules:
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """The deal awaiting its pawns; the setup gives the match's roles (or a table's own)."""
-        if not self.min_seats <= seats <= self.max_seats:
-            raise BadSetup(
-                "game.bad_seats", f"Scarnie is played by 2 to 4 players, not {seats}.", seats=seats
-            )
+        check_seat_count(self, seats, "Scarnie")
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
         return state_from_setup(setup, rules, seats)
 
     def apply(self, state: State, move: Move) -> State:
         """The state after ``move``, or IllegalEvent with a RULES.md 6.4/6.5 refusal code."""
-        if not isinstance(move.type, str) or move.type not in EVENT_TYPES:
-            raise IllegalEvent(
-                "event.unknown_type", f"{move.type!r} is not an event of Scarnie.", type=move.type
-            )
-        if not isinstance(move.data, Mapping):
-            raise IllegalEvent("event.bad_data", f"The data of {move.type} must be an object.")
+        # The end's sentence names the kill, so it is refused here rather than in check_move.
+        check_move(move, EVENT_TYPES, "Scarnie", over=False)
         if state.phase == OVER:
             raise IllegalEvent("game.over", f"The deal is over: {_kill_sentence(state)}.")
         if state.phase == DEALING:
