@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.base import Move, Result, SeatScore
+from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count
 from games.rules.dice import number_total
-from games.rules.errors import BadSetup, IllegalEvent
+from games.rules.errors import BadSetup
 from games.rules.matches import register_format
 from games.rules.put_and_take_match import PutAndTakeMatch
 from games.rules.put_and_take_play import (
@@ -72,12 +72,7 @@ class PutAndTakeRules:
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """A session before its first round; seat 0 shoots first unless seats are thrown for."""
-        if not self.min_seats <= seats <= self.max_seats:
-            raise BadSetup(
-                "game.bad_seats",
-                f"Put-and-Take is played by 2 to {MAX_SEATS} players, not {seats}.",
-                seats=seats,
-            )
+        check_seat_count(self, seats, "Put-and-Take")
         if setup is not None and not isinstance(setup, Mapping):
             raise BadSetup("setup.not_an_object", "The setup must be a JSON object.")
         if setup:
@@ -87,16 +82,8 @@ class PutAndTakeRules:
 
     def apply(self, state: State, move: Move) -> State:
         """The state after ``move``, or IllegalEvent with a RULES.md 11.7 refusal code."""
-        if not isinstance(move.type, str) or move.type not in EVENT_TYPES:
-            raise IllegalEvent(
-                "event.unknown_type",
-                f"{move.type!r} is not an event of Put-and-Take.",
-                type=move.type,
-            )
-        if not isinstance(move.data, Mapping):
-            raise IllegalEvent("event.bad_data", f"The data of {move.type} must be an object.")
-        if state.phase == OVER:
-            raise IllegalEvent("game.over", "The session is over: no move can be recorded.")
+        over = "The session is over: no move can be recorded."
+        check_move(move, EVENT_TYPES, "Put-and-Take", state.phase == OVER, over)
         if state.phase == SEATING and move.type not in (SEATING_THROWN, ENDED):
             raise seating_incomplete(state)
         return HANDLERS[move.type](state, move)
