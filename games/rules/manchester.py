@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.rules import cards
-from games.rules.base import Move, Result, SeatScore, make_ruleset
+from games.rules.base import Move, Result, SeatScore, check_move, make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.manchester_deals import (
     legal_discards,
@@ -113,16 +113,7 @@ class ManchesterRules:
 
     def apply(self, state: State, move: Move) -> State:
         """The state after ``move``, or IllegalEvent with a RULES.md 20.5 refusal code."""
-        if not isinstance(move.type, str) or move.type not in EVENT_TYPES:
-            raise IllegalEvent(
-                "event.unknown_type",
-                f"{move.type!r} is not an event of {self.kind}.",
-                type=move.type,
-            )
-        if not isinstance(move.data, Mapping):
-            raise IllegalEvent("event.bad_data", f"The data of {move.type} must be an object.")
-        if state.phase == HAND_OVER:
-            raise IllegalEvent("game.over", "The hand is over: no move can be recorded.")
+        check_move(move, EVENT_TYPES, self.kind, state.phase == HAND_OVER, cards.HAND_OVER)
         allowed = self.expected(state)
         if move.type not in allowed:
             raise IllegalEvent(
