@@ -20,7 +20,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.rules.base import Move, Result, SeatScore, make_ruleset
+from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
 from games.rules.dice import number_total, read_faces
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.registry import register
@@ -86,15 +86,8 @@ class StraightDiceRules:
 
     def apply(self, state: State, move: Move) -> State:
         """The state after ``move``, or IllegalEvent with a RULES.md 7.5 refusal code."""
-        if not isinstance(move.type, str) or move.type not in EVENT_TYPES:
-            raise IllegalEvent(
-                "event.unknown_type", f"{move.type!r} is not an event of {self.name}.",
-                type=move.type,
-            )  # fmt: skip
-        if not isinstance(move.data, Mapping):
-            raise IllegalEvent("event.bad_data", f"The data of {move.type} must be an object.")
-        if state.over:
-            raise IllegalEvent("game.over", "The game is over: no throw can be recorded.")
+        over = "The game is over: no throw can be recorded."
+        check_move(move, EVENT_TYPES, self.name, state.over, over)
         if state.seating is not None:
             return self.seating_throw(state, move)
         check_named_seat(state, move)
@@ -178,13 +171,7 @@ class StraightDiceRules:
         return start_play(state, tuple(seat for group in ranking for seat in group))
 
     def _check_seats(self, seats: int) -> None:
-        if not self.min_seats <= seats <= self.max_seats:
-            raise BadSetup(
-                "game.bad_seats",
-                f"{self.name} is played by {self.min_seats} to {self.max_seats} players, "
-                f"not {seats}.",
-                seats=seats,
-            )
+        check_seat_count(self, seats, self.name)
 
     # --- seating throws (RULES.md 7.2, 8.1) ---
 
