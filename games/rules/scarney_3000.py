@@ -35,7 +35,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.rules.base import Move, Result, SeatScore, make_ruleset
+from games.rules.base import Move, Result, SeatScore, check_seat_count, make_ruleset
 from games.rules.dice import number_total, read_faces
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.registry import register
@@ -104,13 +104,7 @@ class Scarney3000Rules:
         return start_play(state, tuple((first + i) % seats for i in range(seats)))
 
     def _check_seats(self, seats: int) -> None:
-        if not self.min_seats <= seats <= self.max_seats:
-            raise BadSetup(
-                "game.bad_seats",
-                f"{self.name} is played by {self.min_seats} to {self.max_seats} players, "
-                f"not {seats}.",
-                seats=seats,
-            )
+        check_seat_count(self, seats, self.name)
 
     def _teams(self, setup: Mapping[str, Any], seats: int) -> tuple[tuple[int, ...], ...]:
         return ()

@@ -7,10 +7,10 @@ and hands it here; the seating (partner) throws keep their own record in ``Draw`
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.rules import base
 from games.rules.base import Move
 from games.rules.dice import read_faces
 from games.rules.errors import IllegalEvent
@@ -193,14 +193,8 @@ def is_int(value: Any) -> bool:
 
 
 def check_move(state: State, move: Move, name: str) -> None:
-    if not isinstance(move.type, str) or move.type not in EVENT_KEYS:
-        raise IllegalEvent(
-            "event.unknown_type", f"{move.type!r} is not an event of {name}.", type=move.type
-        )
-    if not isinstance(move.data, Mapping):
-        raise IllegalEvent("event.bad_data", f"The data of {move.type} must be an object.")
-    if state.phase == OVER:
-        raise IllegalEvent("game.over", "The game is over: no throw or stand can be recorded.")
+    over = "The game is over: no throw or stand can be recorded."
+    base.check_move(move, EVENT_KEYS, name, state.phase == OVER, over)
     unknown = sorted(str(key) for key in move.data if key not in EVENT_KEYS[move.type])
     if unknown:
         raise IllegalEvent(
