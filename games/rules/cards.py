@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules.base import Move
+from games.rules.base import Move, check_seat_count, make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent
 
 SUITS = ("s", "b", "c", "d")
@@ -349,6 +349,18 @@ def check_base_game(ruleset: Any, kind: str) -> None:
             f"{kind} is a rule module: its ruleset must name base_game ({', '.join(BASE_GAMES)}).",
             parameter="base_game",
         )
+
+
+def start_hand(
+    engine: Any, setup: Any, ruleset: Any, seats: int, name: str, verb: str
+) -> tuple[Any, Table]:
+    """The ruleset and the table of a recorded hand of a rule module (Courtship Rules, Last
+    Laugh, Tontine): base_game required first, then the seat count, worded by ``verb``."""
+    ruleset_type = engine.ruleset_type
+    rules = ruleset if isinstance(ruleset, ruleset_type) else make_ruleset(ruleset_type, ruleset)
+    check_base_game(rules, engine.kind)
+    check_seat_count(engine, seats, name, verb, name_seats=False)
+    return rules, new_table(setup, seats, rules.base_game or "")
 
 
 def table_deal(table: Table, data: Mapping[str, Any]) -> Table:

@@ -26,8 +26,6 @@ from games.rules.base import (
     SeatScore,
     check_expected,
     check_move,
-    check_seat_count,
-    make_ruleset,
 )
 from games.rules.cards import (
     BASE_GAMES,
@@ -91,10 +89,8 @@ class LastLaughRules:
     max_seats = 6
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
-        rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
-        cards.check_base_game(rules, KIND)
-        check_seat_count(self, seats, "Last Laugh", "is kept for", name_seats=False)
-        return State(cards.new_table(setup, seats, rules.base_game or ""), rules)
+        rules, table = cards.start_hand(self, setup, ruleset, seats, "Last Laugh", "is kept for")
+        return State(table, rules)
 
     def apply(self, state: State, move: Move) -> State:
         check_move(move, EVENT_TYPES, "Last Laugh", state.over, cards.HAND_OVER)

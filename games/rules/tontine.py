@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.rules import cards
-from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
+from games.rules.base import Move, Result, SeatScore, check_move
 from games.rules.cards import (
     BASE_GAMES,
     DEALT,
@@ -120,10 +120,8 @@ class TontineRules:
     max_seats = 6
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
-        rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
-        cards.check_base_game(rules, KIND)
-        check_seat_count(self, seats, "Tontine", "is recorded for", name_seats=False)
-        return State(cards.new_table(setup, seats, rules.base_game or ""), rules)
+        rules, table = cards.start_hand(self, setup, ruleset, seats, "Tontine", "is recorded for")
+        return State(table, rules)
 
     def apply(self, state: State, move: Move) -> State:
         check_move(move, EVENT_TYPES, "Tontine", state.table.over, cards.HAND_OVER)
