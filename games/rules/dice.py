@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.rules.errors import IllegalEvent
+from games.rules.errors import BadSetup, IllegalEvent
 
 SCARNEY_FACES = ("1", "3", "4", "6", "D")
 ORDINARY_FACES = ("1", "2", "3", "4", "5", "6")
@@ -56,3 +56,26 @@ def number_total(faces: Sequence[str]) -> int:
 def opposite(faces: Sequence[str]) -> tuple[str, ...]:
     """The faces underneath (RULES.md 1.3)."""
     return tuple(sorted(OPPOSITE[face] for face in faces))
+
+
+# --- setup keys the dice games share (Straight Scarney Dice, Scarney 3000) ---------------------
+
+
+def setup_flag(setup: Mapping[str, Any], key: str) -> bool:
+    """A yes/no setup key (``seating_throws``, ``partner_throws``), false when absent."""
+    value = setup.get(key, False)
+    if not isinstance(value, bool):
+        raise BadSetup("setup.bad_value", f"{key!r} must be true or false.", key=key)
+    return value
+
+
+def setup_first_shooter(setup: Mapping[str, Any], seats: int) -> int:
+    """The seat that shoots first (seat 0 when absent)."""
+    first = setup.get("first_shooter", 0)
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < seats:
+        raise BadSetup(
+            "setup.bad_value",
+            f"'first_shooter' must be a seat from 0 to {seats - 1}, not {first!r}.",
+            key="first_shooter",
+        )
+    return first

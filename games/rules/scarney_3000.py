@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.rules.base import Move, Result, SeatScore, check_seat_count, make_ruleset
-from games.rules.dice import number_total, read_faces
+from games.rules.dice import number_total, read_faces, setup_first_shooter, setup_flag
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.registry import register
 from games.rules.scarney_3000_play import (
@@ -92,7 +92,7 @@ class Scarney3000Rules:
         setup = _setup_of(setup)
         _refuse_unknown_setup(setup, self.SETUP_KEYS, self.name)
         state = State(seats=seats, ruleset=rules, teams=self._teams(setup, seats))
-        if _flag(setup, self.DRAW_KEY):
+        if setup_flag(setup, self.DRAW_KEY):
             if "first_shooter" in setup:
                 raise BadSetup(
                     "setup.conflict", f"Give either first_shooter or {self.DRAW_KEY}, not both."
@@ -100,7 +100,7 @@ class Scarney3000Rules:
             everyone = tuple(range(seats))
             draw = Draw((everyone,), 0, everyone)
             return dataclasses.replace(state, phase=DRAWING, draw=draw, order=everyone)
-        first = _first_shooter(setup, seats)
+        first = setup_first_shooter(setup, seats)
         return start_play(state, tuple((first + i) % seats for i in range(seats)))
 
     def _check_seats(self, seats: int) -> None:
@@ -251,24 +251,6 @@ def _refuse_unknown_setup(setup: Mapping[str, Any], known: frozenset[str], name:
             f"{name}'s setup takes {takes}; {', '.join(unknown)} is unknown.",
             keys=unknown,
         )
-
-
-def _flag(setup: Mapping[str, Any], key: str) -> bool:
-    value = setup.get(key, False)
-    if not isinstance(value, bool):
-        raise BadSetup("setup.bad_value", f"{key!r} must be true or false.", key=key)
-    return value
-
-
-def _first_shooter(setup: Mapping[str, Any], seats: int) -> int:
-    first = setup.get("first_shooter", 0)
-    if not is_int(first) or not 0 <= first < seats:
-        raise BadSetup(
-            "setup.bad_value",
-            f"'first_shooter' must be a seat from 0 to {seats - 1}, not {first!r}.",
-            key="first_shooter",
-        )
-    return int(first)
 
 
 def alternate_sides(seats: int) -> tuple[tuple[int, ...], ...]:

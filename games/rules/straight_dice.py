@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
-from games.rules.dice import number_total, read_faces
+from games.rules.dice import number_total, read_faces, setup_first_shooter, setup_flag
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.registry import register
 from games.rules.straight_dice_play import (
@@ -73,7 +73,7 @@ class StraightDiceRules:
         setup = _setup_object(setup, self.SETUP_KEYS, self.name)
         sides = self.sides_of(setup, seats)
         state = State(rules, seats, sides)
-        if _flag(setup, self.throws_key()):
+        if setup_flag(setup, self.throws_key()):
             if "first_shooter" in setup:
                 raise BadSetup(
                     "setup.conflict",
@@ -81,7 +81,7 @@ class StraightDiceRules:
                 )
             everyone = tuple(range(seats))
             return dataclasses.replace(state, seating=Seating((everyone,), 0, everyone))
-        first = _first_shooter(setup, seats)
+        first = setup_first_shooter(setup, seats)
         return start_play(state, tuple((first + i) % seats for i in range(seats)))
 
     def apply(self, state: State, move: Move) -> State:
@@ -227,24 +227,6 @@ def _setup_object(setup: Any, keys: frozenset[str], name: str) -> Mapping[str, A
             keys=unknown,
         )
     return setup
-
-
-def _flag(setup: Mapping[str, Any], key: str) -> bool:
-    value = setup.get(key, False)
-    if not isinstance(value, bool):
-        raise BadSetup("setup.bad_value", f"{key!r} must be true or false.", key=key)
-    return value
-
-
-def _first_shooter(setup: Mapping[str, Any], seats: int) -> int:
-    first = setup.get("first_shooter", 0)
-    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < seats:
-        raise BadSetup(
-            "setup.bad_value",
-            f"'first_shooter' must be a seat from 0 to {seats - 1}, not {first!r}.",
-            key="first_shooter",
-        )
-    return first
 
 
 register(StraightDiceRules())
