@@ -172,11 +172,15 @@ def check_move(
     name: str,
     over: bool,
     over_sentence: str = "The game is over: no move can be recorded.",
+    hint: str = "",
 ) -> None:
-    """Refuse an unknown event type, data that is not an object, and any move after the end."""
+    """Refuse an unknown event type, data that is not an object, and any move after the end.
+
+    ``hint`` ends the unknown-type sentence where a game names its one event ("; a roll is ...").
+    """
     if not isinstance(move.type, str) or move.type not in types:
         raise IllegalEvent(
-            "event.unknown_type", f"{move.type!r} is not an event of {name}.", type=move.type
+            "event.unknown_type", f"{move.type!r} is not an event of {name}{hint}.", type=move.type
         )
     if not isinstance(move.data, Mapping):
         raise IllegalEvent("event.bad_data", f"The data of {move.type} must be an object.")

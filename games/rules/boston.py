@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from games.rules.base import Move, Result, SeatScore, make_ruleset
+from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
 from games.rules.dice import ORDINARY_FACES, read_faces
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
 from games.rules.matches import (
@@ -130,12 +130,7 @@ class BostonRules:
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """Every seat antes; the first player (seat 0 unless the setup says) throws first."""
-        if not MIN_SEATS <= seats <= MAX_SEATS:
-            raise BadSetup(
-                "game.bad_seats",
-                f"{self.name} is played by {MIN_SEATS} to {MAX_SEATS} players, not {seats}.",
-                seats=seats,
-            )
+        check_seat_count(self, seats, self.name)
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
         check_ante(rules.ante_chips)
         first, carried = _read_setup(setup, seats)
@@ -148,16 +143,8 @@ class BostonRules:
 
     def apply(self, state: State, move: Move) -> State:
         """The state after a throw, or IllegalEvent (RULES.md 13.3)."""
-        if move.type != THROWN:
-            raise IllegalEvent(
-                "event.unknown_type",
-                f"{move.type!r} is not an event of {self.name}; a throw is dice.thrown.",
-                type=move.type,
-            )
-        if not isinstance(move.data, Mapping):
-            raise IllegalEvent("event.bad_data", f"The data of {move.type} must be an object.")
-        if state.over:
-            raise IllegalEvent("game.over", "The round is over: the pot is taken.")
+        over, hint = "The round is over: the pot is taken.", "; a throw is dice.thrown"
+        check_move(move, (THROWN,), self.name, state.over, over, hint)
         faces = read_faces(move.data, DICE - len(state.throws), ORDINARY_FACES)
         throws = (*state.throws, faces)
         if len(throws) < DICE:
