@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from games.rules.base import Move, Result, SeatScore, make_ruleset
+from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
 from games.rules.dice import ORDINARY_FACES, read_faces
-from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
+from games.rules.errors import BadRuleset, BadSetup
 from games.rules.registry import register
 
 KIND = "hearts-due"
@@ -95,12 +95,7 @@ class HeartsDueRules:
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """Seat 0 rolls first (RULES.md 0.5); every total starts at 0."""
-        if not self.min_seats <= seats <= self.max_seats:
-            raise BadSetup(
-                "game.bad_seats",
-                f"Hearts Due is played by 2 to {MAX_SEATS} players, not {seats}.",
-                seats=seats,
-            )
+        check_seat_count(self, seats, "Hearts Due")
         if not isinstance(setup, Mapping) or setup:
             raise BadSetup("setup.unknown_key", "Hearts Due takes no setup.")
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
@@ -109,16 +104,8 @@ class HeartsDueRules:
 
     def apply(self, state: State, move: Move) -> State:
         """The state after a roll, or IllegalEvent (RULES.md 15.2)."""
-        if move.type != THROWN:
-            raise IllegalEvent(
-                "event.unknown_type",
-                f"{move.type!r} is not an event of Hearts Due; a roll is dice.thrown.",
-                type=move.type,
-            )
-        if not isinstance(move.data, Mapping):
-            raise IllegalEvent("event.bad_data", f"The data of {move.type} must be an object.")
-        if state.over:
-            raise IllegalEvent("game.over", "The game is over: no roll can be recorded.")
+        over, hint = "The game is over: no roll can be recorded.", "; a roll is dice.thrown"
+        check_move(move, (THROWN,), "Hearts Due", state.over, over, hint)
         faces = read_faces(move.data, DICE, ORDINARY_FACES)
         return _after_roll(state, faces)
 
