@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, ClassVar
 
-from games.rules.base import Move, Result, SeatScore, make_ruleset
+from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
 from games.rules.dice import ORDINARY_FACES, read_faces
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.registry import register
@@ -128,12 +128,7 @@ class DoubleCameroonRules:
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """Seat 0 throws first (RULES.md 0.5); every sheet is empty."""
-        if not self.min_seats <= seats <= self.max_seats:
-            raise BadSetup(
-                "game.bad_seats",
-                f"Double Cameroon is played by 1 to {MAX_SEATS} players, not {seats}.",
-                seats=seats,
-            )
+        check_seat_count(self, seats, "Double Cameroon")
         if not isinstance(setup, Mapping) or setup:
             raise BadSetup("setup.unknown_key", "Double Cameroon takes no setup.")
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
@@ -141,16 +136,8 @@ class DoubleCameroonRules:
 
     def apply(self, state: State, move: Move) -> State:
         """The state after a throw, a keep or a grouping, or IllegalEvent (RULES.md 12.2)."""
-        if not isinstance(move.type, str) or move.type not in EVENT_TYPES:
-            raise IllegalEvent(
-                "event.unknown_type",
-                f"{move.type!r} is not an event of Double Cameroon.",
-                type=move.type,
-            )
-        if not isinstance(move.data, Mapping):
-            raise IllegalEvent("event.bad_data", f"The data of {move.type} must be an object.")
-        if state.phase == OVER:
-            raise IllegalEvent("game.over", "The game is over: every box is filled.")
+        over = "The game is over: every box is filled."
+        check_move(move, EVENT_TYPES, "Double Cameroon", state.phase == OVER, over)
         return _PHASES[state.phase](state, move)
 
     def expected(self, state: State) -> list[str]:
