@@ -363,6 +363,14 @@ def start_hand(
     return rules, new_table(setup, seats, rules.base_game or "")
 
 
+def table_player(table: Table) -> int | None:
+    """The seat the table waits for: none once over; a full trick's leader, whose trick is
+    recorded won next; else the seat to play."""
+    if table.over:
+        return None
+    return table.current.leader if table.trick_full else table.to_play
+
+
 def table_deal(table: Table, data: Mapping[str, Any]) -> Table:
     """``cards.dealt {"hands": [[...] per seat], "talon": [...]}``, before the first card."""
     if table.started or table.hands is not None:

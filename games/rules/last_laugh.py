@@ -131,14 +131,13 @@ class LastLaughRules:
         return [m for m in moves if _fool_refusal(state, m.data["seat"], m.data["card"]) is None]
 
     def current_player(self, state: State) -> int | None:
-        table = state.table
         if state.over:
             return None
         if state.exchange_due is not None:
             return state.exchange_due
         if state.butt_due:
             return state.butt
-        return table.current.leader if table.trick_full else table.to_play
+        return cards.table_player(state.table)
 
     def is_terminal(self, state: State) -> bool:
         return state.over

@@ -175,10 +175,7 @@ class TontineRules:
         return [*plays, *_claim_moves(state)]
 
     def current_player(self, state: State) -> int | None:
-        table = state.table
-        if table.over:
-            return None
-        return table.current.leader if table.trick_full else table.to_play
+        return cards.table_player(state.table)
 
     def is_terminal(self, state: State) -> bool:
         return state.table.over
