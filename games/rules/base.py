@@ -80,6 +80,12 @@ class Result:
         }
 
 
+def highest_wins(scores: tuple[SeatScore, ...]) -> Result:
+    """The result in which the highest total wins; equal highest totals share the win."""
+    best = max(score.total for score in scores)
+    return Result(scores, winners=tuple(s.seat for s in scores if s.total == best))
+
+
 S = TypeVar("S")
 
 

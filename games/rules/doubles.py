@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from games.rules import placing
-from games.rules.base import Move, Result, SeatScore, make_ruleset
+from games.rules.base import Move, Result, SeatScore, highest_wins, make_ruleset
 from games.rules.board import (
     EMPTY_BOARD,
     Board,
@@ -162,9 +162,7 @@ class DoublesRules:
         """Both scores; the higher wins (a 20-20 game has two winners)."""
         if state.phase != OVER:
             return None
-        scores = self.scores(state)
-        best = max(score.total for score in scores)
-        return Result(scores, winners=tuple(s.seat for s in scores if s.total == best))
+        return highest_wins(self.scores(state))
 
     def view(self, state: State) -> dict[str, Any]:
         sweep = None
