@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, ClassVar
 
-from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
+from games.rules.base import (
+    Move,
+    Result,
+    SeatScore,
+    check_move,
+    check_seat_count,
+    highest_wins,
+    make_ruleset,
+)
 from games.rules.dice import ORDINARY_FACES, read_faces
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.registry import register
@@ -175,9 +183,7 @@ class DoubleCameroonRules:
         """The highest total wins; equal highest totals share the win (D-DC-4)."""
         if state.phase != OVER:
             return None
-        scores = self.scores(state)
-        best = max(score.total for score in scores)
-        return Result(scores, winners=tuple(s.seat for s in scores if s.total == best))
+        return highest_wins(self.scores(state))
 
     def view(self, state: State) -> dict[str, Any]:
         """What the table records next, the dice on the table, and every sheet itemised."""
