@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any, Protocol
 
-from games.rules.base import Move, make_ruleset
+from games.rules.base import Move, check_move, make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.solitaire import KIND as SOLITAIRE_KIND
 from games.rules.solitaire import Ruleset, attainable_totals, match_rating
@@ -99,14 +99,7 @@ class SolitaireMatchRules:
 
     def apply(self, state: SolitaireMatchState, move: Move) -> SolitaireMatchState:
         """The match after a finished game, a sheet entry or the rating; else IllegalEvent."""
-        if not isinstance(move.type, str) or move.type not in _HANDLERS:
-            raise IllegalEvent(
-                "event.unknown_type",
-                f"{move.type!r} is not an event of a Solitaire match.",
-                type=move.type,
-            )
-        if not isinstance(move.data, Mapping):
-            raise IllegalEvent("event.bad_data", f"The data of {move.type} must be an object.")
+        check_move(move, _HANDLERS, "a Solitaire match", over=False)
         if move.type != MATCH_RATED and state.status != IN_PROGRESS:
             raise IllegalEvent(
                 "match.over", f"All {self.GAMES_PER_MATCH} games of the match are already in."
@@ -402,14 +395,7 @@ class ScoredMatch:
             MATCH_SETTLED: self._match_settled,
             **self.extra_handlers(),
         }
-        if not isinstance(move.type, str) or move.type not in handlers:
-            raise IllegalEvent(
-                "event.unknown_type",
-                f"{move.type!r} is not an event of a {self.kind} match.",
-                type=move.type,
-            )
-        if not isinstance(move.data, Mapping):
-            raise IllegalEvent("event.bad_data", f"The data of {move.type} must be an object.")
+        check_move(move, handlers, f"a {self.kind} match", over=False)
         if move.type != MATCH_SETTLED and self.is_complete(state):
             raise IllegalEvent("match.over", "The match is complete: it has all its games.")
         return handlers[move.type](state, move)  # type: ignore[no-any-return]
