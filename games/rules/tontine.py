@@ -368,8 +368,11 @@ class TontineMatch(ScoredMatch):
             return sides(seats) if seats == 4 else ()
         fixed = sides(4)
         given = (
-            sorted(tuple(sorted(t)) for t in teams if isinstance(t, list | tuple))
-            if isinstance(teams, list | tuple) and all(isinstance(t, list | tuple) for t in teams)
+            sorted(tuple(sorted(t)) for t in teams)
+            if isinstance(teams, list | tuple)
+            and all(
+                isinstance(t, list | tuple) and all(type(seat) is int for seat in t) for t in teams
+            )
             else None
         )
         if seats != 4 or given != sorted(fixed):
