@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import uuid
 from typing import Any
 
@@ -9,7 +10,14 @@ import psycopg
 import pytest
 import redis
 from django.conf import settings
+from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
+
+# On CI the property tests draw the same examples every run, so a landing never hangs on luck;
+# a local run draws new ones each time and so keeps looking for the next counterexample.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    hypothesis_settings.load_profile("ci")
 
 START_POSTGRES = "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start"
 START_REDIS = 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no'
