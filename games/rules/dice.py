@@ -23,18 +23,19 @@ def read_faces(
 ) -> tuple[str, ...]:
     """The thrown faces, sorted, or IllegalEvent naming the dice (``throw.*`` codes)."""
     thrown = data.get("faces")
-    if not isinstance(thrown, list | tuple) or not all(isinstance(f, str) for f in thrown):
+    if not isinstance(thrown, list | tuple):
         raise IllegalEvent(
             "event.bad_data",
             '\'faces\' must list the faces thrown, e.g. ["D", "3", "6"].',
             field="faces",
         )
-    unknown = [face for face in thrown if face not in faces]
+    # Anything but one of the dice's faces, written as a string, is a bad face (RULES.md 1.3).
+    unknown = [face for face in thrown if not isinstance(face, str) or face not in faces]
     if unknown:
         raise IllegalEvent(
             "throw.bad_face",
             f"{', '.join(repr(u) for u in unknown)} is not a face of these dice; "
-            f"a die shows one of {' '.join(faces)}.",
+            f"a die shows one of {' '.join(repr(f) for f in faces)}, written as a string.",
             faces=list(thrown),
         )
     if len(thrown) != count:

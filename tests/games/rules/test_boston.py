@@ -249,7 +249,7 @@ def test_each_throw_has_the_dice_the_procedure_leaves() -> None:
     assert refusal(state, throw("1 2")).code == "throw.wrong_dice_count"
 
 
-@pytest.mark.parametrize("data", [{}, {"faces": 6}, {"faces": [6, 6, 6]}, []])
+@pytest.mark.parametrize("data", [{}, {"faces": 6}, []])
 def test_malformed_throws_are_refused(data: Any) -> None:
     assert refusal(new_round(), Move("dice.thrown", data)).code == "event.bad_data"
 

@@ -232,7 +232,7 @@ def test_a_roll_must_have_six_ordinary_dice() -> None:
 
 
 @pytest.mark.parametrize(
-    "data", [{}, {"faces": "123456"}, {"faces": [1, 2, 3, 4, 5, 6]}, {"faces": None}, []]
+    "data", [{}, {"faces": "123456"}, {"faces": None}, []]
 )
 def test_malformed_data_is_refused_as_bad_data(data: Any) -> None:
     assert refusal(new_game(), Move("dice.thrown", data)).code == "event.bad_data"

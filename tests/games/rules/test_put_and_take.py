@@ -639,7 +639,7 @@ def test_event_data_must_be_an_object() -> None:
         ({"faces": ["4", "4", "5"]}, "throw.bad_face", "'5'"),
         ({"faces": ["4", "4", "d"]}, "throw.bad_face", "'d'"),
         ({"faces": "446"}, "event.bad_data", "faces"),
-        ({"faces": [4, 4, 6]}, "event.bad_data", "faces"),
+        ({"faces": [4, 4, 6]}, "throw.bad_face", "string"),
         ({}, "event.bad_data", "faces"),
         ({"faces": ["4", "4", "6"], "opposite": True}, "opposite.not_allowed", "Opposite"),
     ],

@@ -414,7 +414,6 @@ def test_a_throw_of_the_wrong_number_of_dice_is_refused(count: int) -> None:
     [
         {},
         {"faces": "D1346"},
-        {"faces": [1, 3, 4, 6, 6]},
         {"faces": None},
         {"faces": list("D1346"), "opposite": True},
         {"faces": list("D1346"), "seat": "0"},

@@ -317,7 +317,7 @@ def test_opposite_needs_a_single_live_die() -> None:
         (throw("1 3 3 4"), "throw.wrong_dice_count"),
         (Move("dice.thrown", {}), "event.bad_data"),
         (Move("dice.thrown", {"faces": "13346"}), "event.bad_data"),
-        (Move("dice.thrown", {"faces": [1, 3, 3, 4, 6]}), "event.bad_data"),
+        (Move("dice.thrown", {"faces": [1, 3, 3, 4, 6]}), "throw.bad_face"),
         (Move("dice.thrown", ["1"]), "event.bad_data"),  # type: ignore[arg-type]
         (Move("pawn.jumped", {}), "event.unknown_type"),
         (Move(7, {}), "event.unknown_type"),  # type: ignore[arg-type]
