@@ -85,12 +85,21 @@ def match_json(match: Match, folded: Folded, settlement: dict[str, Any] | None) 
         "players": folded.header["players"],
         "games": games,
         "next_game": folded.engine.rules.next_game_number(folded.state),
+        "expected": _match_expected(folded, match.entry),
         "standing": fields["standing"],
         "winner": fields["winner"],
         "rating": fields["rating"],
         "warnings": folded.engine.rules.warnings(folded.state),
         "settlement": settlement,
     }
+
+
+def _match_expected(folded: Folded, entry: str) -> list[str]:
+    """What the table records next on the match: sheet lines, or live games (by the games)."""
+    expected = folded.engine.rules.expected
+    # A live match's games come through the game streams; a sheet match's as game.scored.
+    skip = "game.finished" if entry == "sheet" else "game.scored"
+    return [t for t in expected(folded.state) if t != skip]
 
 
 def _str_or_none(value: Any) -> str | None:

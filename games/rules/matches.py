@@ -46,6 +46,7 @@ class MatchRules(Protocol):
     def rating(self, state: Any) -> str | None: ...
     def next_game_number(self, state: Any) -> int | None: ...
     def next_game_setup(self, state: Any) -> dict[str, Any]: ...
+    def expected(self, state: Any) -> list[str]: ...
     def warnings(self, state: Any) -> list[dict[str, Any]]: ...
     def closing_event(self, state: Any) -> tuple[str, dict[str, Any]] | None: ...
     def is_settled(self, state: Any) -> bool: ...
@@ -145,6 +146,9 @@ class SolitaireMatchRules:
 
     def next_game_setup(self, state: SolitaireMatchState) -> dict[str, Any]:
         return {}
+
+    def expected(self, state: SolitaireMatchState) -> list[str]:
+        return [] if self.next_game_number(state) is None else [GAME_FINISHED, GAME_SCORED]
 
     def closing_event(self, state: SolitaireMatchState) -> tuple[str, dict[str, Any]] | None:
         """``match.rated`` once all five games are in (the rating is D-SOL-9's, not a payment)."""
@@ -399,6 +403,16 @@ class ScoredMatch:
         if move.type != MATCH_SETTLED and self.is_complete(state):
             raise IllegalEvent("match.over", "The match is complete: it has all its games.")
         return handlers[move.type](state, move)  # type: ignore[no-any-return]
+
+    def expected(self, state: ScoredMatchState) -> list[str]:
+        """The match events due next: games (and the format's own events) until complete.
+
+        Nothing once complete: ``match.settled`` is the service's to record.
+        """
+        if self.is_complete(state):
+            return []
+        extra = [t for t in self.extra_handlers() if t not in (GAME_FINISHED, GAME_SCORED)]
+        return [GAME_FINISHED, GAME_SCORED, *extra]
 
     def games(self, state: ScoredMatchState) -> list[dict[str, Any]]:
         running = [0] * state.seats

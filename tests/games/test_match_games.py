@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from games import services
@@ -26,3 +28,17 @@ def test_a_match_game_refuses_other_players() -> None:
         kind="scarney-solitaire", seats=[{"name": "Mia"}], match_id=match.pk
     )
     assert named.number == 1
+
+
+def test_the_match_json_lists_what_its_entry_mode_takes_next(api: Any) -> None:
+    players = [{"name": "Ann"}, {"name": "Bob"}]
+    drawn = ["order.drawn"]  # the optional first-player draw, before the first game
+    for entry, expected in (
+        ("sheet", [*drawn, "game.scored"]),
+        ("live", [*drawn, "game.finished"]),
+    ):
+        body = {"format": "scarney-doubles", "players": players, "entry": entry}
+        match = api.post("/api/v1/matches/", body, format="json").json()
+        assert match["expected"] == expected, entry
+    body = {"format": "scarney-solitaire", "players": players[:1], "entry": "sheet"}
+    assert api.post("/api/v1/matches/", body, format="json").json()["expected"] == ["game.scored"]

@@ -179,3 +179,10 @@ def test_payments_reverse_a_negative_difference_and_drop_a_zero_one() -> None:
 def test_equal_totals_share_a_rank() -> None:
     rows = ranked([{"seat": s, "total": t} for s, t in enumerate([5, 9, 9, 1])])
     assert [(r["seat"], r["rank"]) for r in rows] == [(1, 1), (2, 1), (0, 3), (3, 4)]
+
+
+def test_the_match_says_what_it_takes_next_until_it_is_complete() -> None:
+    state = start()
+    assert TOY.expected(state) == ["game.finished", "game.scored"]
+    complete = fold(TOY, state, [scored(6, 2, 1), scored(5, 3, 0)])
+    assert TOY.expected(complete) == []
