@@ -28,13 +28,13 @@ from games.rules.double_cameroon import (
     category_points,
 )
 from games.rules.errors import IllegalEvent
-from games.rules.hearts_due_match import one_game_standing
 from games.rules.matches import (
     GAME_SCORED,
     EntryWarning,
     GameEntry,
-    ScoredMatch,
+    OneGameMatch,
     ScoredMatchState,
+    no_payments,
     register_format,
 )
 
@@ -68,7 +68,7 @@ def attainable(category: str, five_counts_as_full_house: bool) -> frozenset[int]
     )
 
 
-class DoubleCameroonMatch(ScoredMatch):
+class DoubleCameroonMatch(OneGameMatch):
     """A Double Cameroon match is one game: the highest total wins (shared on a tie), nothing
     is paid (RULES.md 0.8, 12.4)."""
 
@@ -77,17 +77,8 @@ class DoubleCameroonMatch(ScoredMatch):
     min_seats = DOUBLE_CAMEROON.min_seats
     max_seats = MAX_SEATS
 
-    def is_complete(self, state: ScoredMatchState) -> bool:
-        return bool(state.entries)
-
-    def standing(self, state: ScoredMatchState) -> list[dict[str, Any]]:
-        return one_game_standing(state)
-
     def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
-        return {"payments": [], "nets": [0] * state.seats}
-
-    def next_game_setup(self, state: ScoredMatchState) -> dict[str, Any]:
-        return {}
+        return no_payments(state.seats)
 
     def extra_handlers(self) -> Mapping[str, Any]:
         return {GAME_SCORED: self._sheet_game}

@@ -29,9 +29,9 @@ from games.rules.matches import (
     GAME_SCORED,
     EntryWarning,
     GameEntry,
-    ScoredMatch,
+    OneGameMatch,
     ScoredMatchState,
-    ranked,
+    no_payments,
     register_format,
 )
 
@@ -54,7 +54,7 @@ class MatchRuleset(Ruleset):
     sheet_entry_validation: str = "strict"
 
 
-class HeartsDueMatch(ScoredMatch):
+class HeartsDueMatch(OneGameMatch):
     """A Hearts Due match is one game: the highest total wins; nothing is paid (RULES.md 0.8)."""
 
     kind = KIND
@@ -68,17 +68,8 @@ class HeartsDueMatch(ScoredMatch):
         HEARTS_DUE.initial_state({}, state.ruleset, seats)
         return state
 
-    def is_complete(self, state: ScoredMatchState) -> bool:
-        return bool(state.entries)
-
-    def standing(self, state: ScoredMatchState) -> list[dict[str, Any]]:
-        return one_game_standing(state)
-
     def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
-        return {"payments": [], "nets": [0] * state.seats}
-
-    def next_game_setup(self, state: ScoredMatchState) -> dict[str, Any]:
-        return {}
+        return no_payments(state.seats)
 
     def extra_handlers(self) -> Mapping[str, Any]:
         return {GAME_SCORED: self._sheet_game}
@@ -102,24 +93,6 @@ class HeartsDueMatch(ScoredMatch):
             )
         entry = GameEntry(number, None, game.totals, game.winners)
         return dataclasses.replace(state, entries=(*state.entries, entry), warnings=warnings)
-
-
-def one_game_standing(state: ScoredMatchState) -> list[dict[str, Any]]:
-    """Each seat's game total, best first; equal totals share a rank."""
-    entry = state.entries[0] if state.entries else None
-    scores = entry.scores if entry else (0,) * state.seats
-    return ranked(
-        [
-            {
-                "seat": seat,
-                "match_score": score,
-                "bonuses": [],
-                "total": score,
-                "games_won": int(entry is not None and seat in entry.winners),
-            }
-            for seat, score in enumerate(scores)
-        ]
-    )
 
 
 # --- the sheet (RULES.md 0.6, 15.2, 15.3, Appendix C.5) ------------------------------------------

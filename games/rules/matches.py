@@ -567,3 +567,40 @@ def payments_settlement(payments: list[tuple[int, int, int]], seats: int) -> dic
         nets[payer] -= points
         nets[payee] += points
     return {"payments": rows, "nets": nets}
+
+
+class OneGameMatch(ScoredMatch):
+    """A match that is one game: the dice games whose game is the whole contest (RULES.md 0.2).
+
+    Its standing ranks the seats by their totals (equal totals share a rank) and counts the game
+    for its winners; nothing is due after the one game.
+    """
+
+    def is_complete(self, state: ScoredMatchState) -> bool:
+        return bool(state.entries)
+
+    def next_game_setup(self, state: ScoredMatchState) -> dict[str, Any]:
+        return {}
+
+    def standing(self, state: ScoredMatchState) -> list[dict[str, Any]]:
+        return totals_standing(state)
+
+
+def totals_standing(state: ScoredMatchState) -> list[dict[str, Any]]:
+    """Each seat's total of its games, best first; a seat's games won are those naming it."""
+    rows = [
+        {
+            "seat": seat,
+            "match_score": total,
+            "bonuses": [],
+            "total": total,
+            "games_won": sum(1 for entry in state.entries if seat in entry.winners),
+        }
+        for seat, total in enumerate(cumulative(state))
+    ]
+    return ranked(rows)
+
+
+def no_payments(seats: int) -> dict[str, Any]:
+    """The settlement of a game that settles nothing (RULES.md 0.8: winner and totals only)."""
+    return {"payments": [], "nets": [0] * seats}

@@ -10,16 +10,15 @@ from typing import Any
 
 from games.rules.errors import IllegalEvent
 from games.rules.matches import (
-    ScoredMatch,
+    OneGameMatch,
     ScoredMatchState,
     cumulative,
     payments_settlement,
-    ranked,
 )
 from games.rules.put_and_take_state import KIND, MAX_SEATS, Ruleset, checked_ruleset
 
 
-class PutAndTakeMatch(ScoredMatch):
+class PutAndTakeMatch(OneGameMatch):
     """A Put-and-Take match is one session (one game stream); it settles each player's net."""
 
     kind = KIND
@@ -30,30 +29,9 @@ class PutAndTakeMatch(ScoredMatch):
     def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> ScoredMatchState:
         return super().initial_state(checked_ruleset(ruleset), seats, teams)
 
-    def is_complete(self, state: ScoredMatchState) -> bool:
-        return len(state.entries) >= 1
-
-    def standing(self, state: ScoredMatchState) -> list[dict[str, Any]]:
-        winners = {seat for entry in state.entries for seat in entry.winners}
-        rows = [
-            {
-                "seat": seat,
-                "match_score": net,
-                "bonuses": [],
-                "total": net,
-                "games_won": int(seat in winners),
-                "rank": 0,
-            }
-            for seat, net in enumerate(cumulative(state))
-        ]
-        return ranked(rows)
-
     def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
         """The nets as payments: each loser, in seat order, pays the winners in seat order."""
         return payments_settlement(transfers(cumulative(state)), state.seats)
-
-    def next_game_setup(self, state: ScoredMatchState) -> dict[str, Any]:
-        return {}
 
     def sheet_issues(self, state: ScoredMatchState, scores: tuple[int, ...]) -> list[IllegalEvent]:
         """Chips only change hands, so a session's nets sum to zero."""

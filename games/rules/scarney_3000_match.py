@@ -16,10 +16,9 @@ from games.rules.matches import (
     GAME_SCORED,
     EntryWarning,
     GameEntry,
-    ScoredMatch,
+    OneGameMatch,
     ScoredMatchState,
     payments_settlement,
-    ranked,
     register_format,
 )
 from games.rules.scarney_3000 import (
@@ -65,7 +64,7 @@ def settlement_payments(
 # --- the match formats ---------------------------------------------------------------------------
 
 
-class Scarney3000Match(ScoredMatch):
+class Scarney3000Match(OneGameMatch):
     """A Scarney 3000 match is one game; the winner collects the difference from each loser."""
 
     kind = KIND
@@ -73,25 +72,6 @@ class Scarney3000Match(ScoredMatch):
     min_seats = 2
     max_seats = 16
     game_rules: Scarney3000Rules = Scarney3000Rules()
-
-    def is_complete(self, state: ScoredMatchState) -> bool:
-        return bool(state.entries)
-
-    def standing(self, state: ScoredMatchState) -> list[dict[str, Any]]:
-        scores = _entry_scores(state)
-        won = state.entries[0].winners if state.entries else ()
-        return ranked(
-            [
-                {
-                    "seat": seat,
-                    "match_score": score,
-                    "bonuses": [],
-                    "total": score,
-                    "games_won": int(seat in won),
-                }
-                for seat, score in enumerate(scores)
-            ]
-        )
 
     def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
         entry = state.entries[0]
@@ -103,9 +83,6 @@ class Scarney3000Match(ScoredMatch):
     def sides(self, state: ScoredMatchState) -> tuple[tuple[int, ...], ...]:
         """Each plays for himself: no sides."""
         return ()
-
-    def next_game_setup(self, state: ScoredMatchState) -> dict[str, Any]:
-        return {}
 
     def sheet_winners(self, state: ScoredMatchState, scores: tuple[int, ...]) -> tuple[int, ...]:
         """The seats of the highest seat (or side) total."""

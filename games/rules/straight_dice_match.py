@@ -17,7 +17,7 @@ from games.rules.matches import (
     GAME_SCORED,
     EntryWarning,
     GameEntry,
-    ScoredMatch,
+    OneGameMatch,
     ScoredMatchState,
     payments_settlement,
     register_format,
@@ -37,7 +37,7 @@ from games.rules.straight_dice_scoring import Ruleset
 # --- the match: one game, settled by the pot (RULES.md 0.8) --------------------------------------
 
 
-class StraightDiceMatch(ScoredMatch):
+class StraightDiceMatch(OneGameMatch):
     """A Straight Scarney Dice match is one game: the winner (side) takes the pot.
 
     A live game reports its pot through ``match_report``; a sheet game (``game.scored``) gives
@@ -55,12 +55,6 @@ class StraightDiceMatch(ScoredMatch):
 
     def sides(self, state: ScoredMatchState) -> tuple[tuple[int, ...], ...]:
         return tuple((seat,) for seat in range(state.seats))
-
-    def is_complete(self, state: ScoredMatchState) -> bool:
-        return len(state.entries) >= 1
-
-    def next_game_setup(self, state: ScoredMatchState) -> dict[str, Any]:
-        return {}
 
     def standing(self, state: ScoredMatchState) -> list[dict[str, Any]]:
         """Winners first (a Big Scarney wins whatever the scores), then by side total."""
