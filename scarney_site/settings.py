@@ -124,6 +124,9 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "scarney_site.exceptions.api_exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # `format` names a match format in queries (`/matches/?format=scarney-singles`), so it is not
+    # DRF's renderer override; the Accept header chooses JSON or the browsable page.
+    "URL_FORMAT_OVERRIDE": None,
 }
 
 # How long a process trusts a token it has checked (see scarney_site/authentication.py).

@@ -58,3 +58,12 @@ def test_a_live_match_takes_no_sheet_entries(api: APIClient) -> None:
     match = api.post("/api/v1/matches/", body, format="json").json()
     response = enter(api, match, 36)
     assert response.status_code == 422 and response.json()["code"] == "match.live_entry"
+
+
+def test_the_match_list_filters_by_format(api: APIClient) -> None:
+    sheet_match(api)
+    doubles = {"format": "scarney-doubles", "players": [{"name": "A"}, {"name": "B"}]}
+    assert api.post("/api/v1/matches/", doubles, format="json").status_code == 201
+    listed = api.get("/api/v1/matches/", {"format": "scarney-doubles"})
+    assert listed.status_code == 200
+    assert [m["format"] for m in listed.json()["results"]] == ["scarney-doubles"]
