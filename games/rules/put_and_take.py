@@ -78,7 +78,8 @@ class PutAndTakeRules:
         if setup:
             keys = ", ".join(sorted(str(key) for key in setup))
             raise BadSetup("setup.unknown_key", f"Put-and-Take takes no setup; {keys} is unknown.")
-        return State(checked_ruleset(ruleset), seats, tuple(range(seats)))
+        rules = checked_ruleset(ruleset)
+        return State(rules, seats, tuple(range(seats)), seat_nets=(0,) * seats)
 
     def apply(self, state: State, move: Move) -> State:
         """The state after ``move``, or IllegalEvent with a RULES.md 11.7 refusal code."""
@@ -138,7 +139,8 @@ class PutAndTakeRules:
 
     def pot_ledger(self, state: State) -> list[dict[str, Any]]:
         """Every chip movement so far, in order (into the pot positive)."""
-        return [movement._asdict() for movement in state.ledger]
+        rows = state.ledger.rows()
+        return [{"kind": kind, "seat": seat, "chips": chips} for kind, seat, chips in rows]
 
     def match_report(self, state: State) -> dict[str, Any]:
         """What the session's match needs beyond the nets: rounds played and how they ended."""
@@ -152,7 +154,11 @@ class PutAndTakeRules:
 
 
 def _dice_view(state: State) -> dict[str, Any]:
-    """Whose throw, how many dice, whether double down is open, and every throw itemised."""
+    """Whose throw, how many dice, whether double down is open, the round's throws itemised.
+
+    The throws are those of the round under way, or of the round just over until the next
+    antes; earlier rounds show as their ends (``rounds``).
+    """
     shooting = state.phase == SHOOTING
     return {
         "round": state.round,

@@ -29,12 +29,12 @@ from games.rules.put_and_take_state import (
     TAKE,
     THROWN,
     Movement,
-    RoundEnd,
     Seating,
     State,
     Throw,
     classify,
     left_of,
+    round_end_byte,
     seated_from,
     turn_from,
 )
@@ -122,19 +122,17 @@ def _ante(state: State, move: Move) -> State:
             "round.too_few_players",
             f"A round needs two seated players; only {len(seated)} is seated.",
         )
-    ante = state.ruleset.ante_chips
-    antes = tuple(Movement("ante", seat, ante) for seat in seated)
-    return dataclasses.replace(
+    state = dataclasses.replace(
         state,
         phase=SHOOTING,
         round=state.round + 1,
         first_shooter=seated[0],
         shooter=seated[0],
         doubled=False,
-        balance=state.balance + ante * len(seated),
-        ledger=state.ledger + antes,
         round_start=len(state.ledger),
+        throws=(),  # the previous round's throws are in the event stream
     )
+    return _move_each(state, "ante", seated, state.ruleset.ante_chips)
 
 
 def _leave(state: State, move: Move) -> State:
@@ -233,8 +231,8 @@ def _take(state: State, throw: Throw) -> State:
     refill = 0
     if throw.asked > 0 and state.balance <= REFILL_AT:  # D-PT-3: one refill, even if still low
         before = state.balance
-        for seat in turn_from(state, state.first_shooter):
-            state = _move_chips(state, "refill", seat, state.ruleset.ante_chips)
+        seated = turn_from(state, state.first_shooter)
+        state = _move_each(state, "refill", seated, state.ruleset.ante_chips)
         refill = state.balance - before
     throw = throw._replace(chips=-throw.asked, refill=refill)
     return dataclasses.replace(state, throws=(*state.throws, throw))
@@ -245,12 +243,22 @@ def _split(state: State, throw: Throw) -> State:
 
 
 def _move_chips(state: State, kind: str, seat: int, chips: int) -> State:
+    return _move_each(state, kind, [seat], chips)
+
+
+def _move_each(state: State, kind: str, seats: Sequence[int], chips: int) -> State:
+    """The same movement for each of ``seats`` in turn; the nets follow the ledger."""
     if chips == 0:
         return state
+    ledger, nets = state.ledger, list(state.seat_nets)
+    for seat in seats:
+        ledger = ledger.plus(Movement(kind, seat, chips))
+        nets[seat] -= chips
     return dataclasses.replace(
         state,
-        balance=state.balance + chips,
-        ledger=(*state.ledger, Movement(kind, seat, chips)),
+        balance=state.balance + chips * len(seats),
+        ledger=ledger,
+        seat_nets=tuple(nets),
     )
 
 
@@ -268,7 +276,7 @@ def _end_round(state: State, throw: Throw, winner: int, how: str) -> State:
         shooter=None,
         next_first=winner if stays else left_of(state, winner),
         throws=(*state.throws, throw),
-        rounds=(*state.rounds, RoundEnd(state.round, None if short else winner, how)),
+        round_ends=state.round_ends + round_end_byte(None if short else winner, how),
     )
 
 
@@ -292,14 +300,14 @@ def _end_session(state: State, move: Move) -> State:
         shares[turn[index % len(turn)]] += 1
     for seat in turn:
         state = _move_chips(state, "refund", seat, -shares[seat])
-    end = RoundEnd(state.round, None, "abandoned")
-    return dataclasses.replace(state, phase=OVER, shooter=None, rounds=(*state.rounds, end))
+    ends = state.round_ends + round_end_byte(None, "abandoned")
+    return dataclasses.replace(state, phase=OVER, shooter=None, round_ends=ends)
 
 
 def _pro_rata(state: State, turn: list[int]) -> dict[int, int]:
     """What each put in this round, scaled down to the pot (whole chips, rounded down)."""
     paid = dict.fromkeys(turn, 0)
-    for movement in state.ledger[state.round_start :]:
+    for movement in state.ledger.since(state.round_start):
         if movement.chips > 0:
             paid[movement.seat] += movement.chips
     total = sum(paid.values())

@@ -722,6 +722,64 @@ def test_states_are_picklable_and_compare_equal() -> None:
     assert pickle.loads(pickle.dumps(state)) == state
 
 
+def test_the_view_itemises_the_throws_of_the_round_under_way_or_just_over() -> None:
+    over = play(anted(), throw("DD4"), throw("116"), throw("333"))
+    assert [(t["seat"], t["class"]) for t in PUT_AND_TAKE.view(over)["dice"]["throws"]] == [
+        (0, "put"),
+        (1, "take"),
+        (1, "scarney"),
+    ]
+    # Earlier rounds are in the event stream; the view keeps how they ended.
+    dice = PUT_AND_TAKE.view(play(over, ANTE, throw("DD1")))["dice"]
+    assert [(t["round"], t["seat"], t["class"]) for t in dice["throws"]] == [(2, 2, "put")]
+    assert dice["rounds"] == [{"round": 1, "winner": 1, "how": "scarney"}]
+
+
+def test_a_long_session_keeps_its_state_small_and_its_nets_equal_to_the_ledger() -> None:
+    rng = random.Random(5)
+    state = anted(4)
+    for _ in range(3000):
+        faces = "".join(rng.choices(FACES, k=3))
+        state = play(state, ANTE if state.phase == "round_over" else throw(faces))
+    assert all(t.round == state.round for t in state.throws)
+    summed = [0] * 4
+    for movement in state.ledger:
+        summed[movement.seat] -= movement.chips
+    assert nets(state) == summed
+    # Three bytes a movement, one a round, and the round's few throws.
+    assert len(pickle.dumps(state)) < 3 * len(state.ledger) + len(state.rounds) + 3000
+
+
+def test_chips_beyond_two_bytes_are_kept_whole_in_the_ledger() -> None:
+    big = 10**20
+    state = play(anted(2, ante_chips=big), throw("DD6"), throw("DD6"), throw("666"))
+    assert movements(state) == [
+        ("ante", 0, big),
+        ("ante", 1, big),
+        ("put", 0, 6),
+        ("put", 1, 6),
+        ("win", 0, -2 * big - 12),
+    ]
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy == state and movements(copy) == movements(state)
+    assert nets(copy) == [big + 6, -big - 6]
+
+
+def test_the_ledger_slices_and_compares_as_a_sequence_of_movements() -> None:
+    state = play(anted(ante_chips=40000), throw("DD4"), throw("116"))
+    ledger = state.ledger
+    assert len(ledger) == 5 and ledger[-1] == ("take", 1, -6)
+    assert ledger[:3] == anted(ante_chips=40000).ledger and ledger[:3] != ledger
+    assert list(ledger[3:]) == [("put", 0, 4), ("take", 1, -6)]
+
+
+def test_a_snapshot_of_an_older_state_shape_is_refused_so_the_stream_is_refolded() -> None:
+    state = anted()
+    blank = object.__new__(State)
+    with pytest.raises(ValueError):
+        blank.__setstate__((state.ruleset, state.seats, state.order))
+
+
 def test_the_view_says_whose_throw_how_many_dice_and_the_round() -> None:
     dice = PUT_AND_TAKE.view(play(anted(), throw("DD1")))["dice"]
     assert dice["round"] == 1 and dice["shooter"] == 1 and dice["thrower"] == 1
