@@ -19,7 +19,7 @@ from games.rules import matches, registry
 from games.rules.base import Move, fold_states, make_ruleset, step
 
 # Bump when a state class changes shape: older snapshots are then ignored and refolded.
-SNAPSHOT_FORMAT = 1
+SNAPSHOT_FORMAT = 2  # 2: the game modules were split and new games added
 
 
 @dataclass(frozen=True)

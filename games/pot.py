@@ -26,14 +26,18 @@ def ledger(stream: Stream) -> dict[str, Any]:
     if not hasattr(rules, "pot_ledger"):
         raise IllegalEvent("pot.none", f"{stream.kind} is not played with a pot.")
     states = [engine.start(first.data)]
-    stack = [_tagged([], rules.pot_ledger(states[0]), first)]
+    movements: list[dict[str, Any]] = []
+    lengths: list[int] = []  # how many movements each state in force had
+    _extend(movements, rules.pot_ledger(states[0]), first)
+    lengths.append(len(movements))
     for event in events:
         step(rules, states, Move(event.type, event.data))
         if event.type == UNDO:
-            stack.pop()
+            lengths.pop()
+            del movements[lengths[-1] :]
         else:
-            stack.append(_tagged(stack[-1], rules.pot_ledger(states[-1]), event))
-    movements = stack[-1]
+            _extend(movements, rules.pot_ledger(states[-1]), event)
+            lengths.append(len(movements))
     view = rules.view(states[-1]).get("pot") or {}
     return {
         "balance": view.get("balance", sum(m["chips"] for m in movements)),
@@ -42,12 +46,10 @@ def ledger(stream: Stream) -> dict[str, Any]:
     }
 
 
-def _tagged(
-    before: list[dict[str, Any]], entries: Any, event: store.StoredEvent
-) -> list[dict[str, Any]]:
-    """``before`` plus the entries the event added, each naming the event."""
-    added = [
+def _extend(movements: list[dict[str, Any]], entries: Any, event: store.StoredEvent) -> None:
+    """Add the entries ``event`` added to the ledger (those past the ones already listed)."""
+    added = entries[len(movements) :]
+    movements.extend(
         {**dict(entry), "event": str(event.id), "version": event.version, "type": event.type}
-        for entry in list(entries)[len(before) :]
-    ]
-    return [*before, *added]
+        for entry in added
+    )
