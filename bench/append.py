@@ -75,8 +75,8 @@ def service_writer(
 ) -> dict[str, Any]:
     """Start and lay out this writer's games, then append legal moves through the service."""
     from games import services
-    from games.rules.board import ALL_PAWNS, CIRCLES
-    from games.rules.solitaire import SOLITAIRE
+    from games.rules.scarney_board.board import ALL_PAWNS, CIRCLES
+    from games.rules.scarney_board.solitaire import SOLITAIRE
 
     rng = random.Random(seed)
     live: list[list[Any]] = []  # [stream id, state, version]

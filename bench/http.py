@@ -53,7 +53,7 @@ def _make_games(job: tuple[int, int, int]) -> list[tuple[str, dict[str, str]]]:
     """In a forked child: start ``count`` games through the service and lay them out."""
     seed, count, first = job
     from games import services
-    from games.rules.board import ALL_PAWNS, CIRCLES
+    from games.rules.scarney_board.board import ALL_PAWNS, CIRCLES
 
     rng = random.Random(seed)
     made = []
@@ -179,8 +179,8 @@ class Client:
 
     def new_game(self) -> None:
         from games.rules.base import Move
-        from games.rules.board import ALL_PAWNS, CIRCLES
-        from games.rules.solitaire import SOLITAIRE, Ruleset
+        from games.rules.scarney_board.board import ALL_PAWNS, CIRCLES
+        from games.rules.scarney_board.solitaire import SOLITAIRE, Ruleset
 
         if self.ready:
             game_id, layout = self.ready.pop()
@@ -224,7 +224,7 @@ class Client:
 
     def play(self, until: float) -> None:
         from games.rules.base import Move
-        from games.rules.solitaire import SOLITAIRE
+        from games.rules.scarney_board.solitaire import SOLITAIRE
 
         clock = time.perf_counter
         while clock() < until:

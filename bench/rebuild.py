@@ -1,16 +1,16 @@
 """Rebuild of every read model from the events (as ``manage.py rebuild_projections``), and a peer.
 
 Fill: the bench database gets ``--events`` events (default 1,000,000): random legal Scarney
-Solitaire games generated with the pure rules (``games.rules.solitaire``: a shuffled layout, a
-random low pawn taken off, random legal jumps until none is left; 1 game in 20 is left
-unfinished). Random play ends early, so a game averages ~11.5 events (17 at most, for a game
-played down to one pawn): 1,000,000 events are ~87,000 games. Rows are bulk-loaded with COPY into
-games_player / games_stream / games_game / games_gameseat / games_event, as the service would
-write them: data in the current schema version, meta ``{"recorded_by": null}``, a *real* hash
-chain computed with ``games.store.chain_hash`` (``--no-hash`` leaves it blank), and stream rows
-with version, status, head hash and snapshot (``games.folding.pack``). Two generator processes
-load in parallel. A database that already holds at least ``--events`` events is reused as it is
-(other benches add events to it; all of them are counted and rebuilt).
+Solitaire games generated with the pure rules (``games.rules.scarney_board.solitaire``: a shuffled
+layout, a random low pawn taken off, random legal jumps until none is left; 1 game in 20 is left
+unfinished). Random play ends early, so a game averages ~11.5 events (17 at most, for a game played
+down to one pawn): 1,000,000 events are ~87,000 games. Rows are bulk-loaded with COPY into
+games_player / games_stream / games_game / games_gameseat / games_event, as the service would write
+them: data in the current schema version, meta ``{"recorded_by": null}``, a *real* hash chain
+computed with ``games.store.chain_hash`` (``--no-hash`` leaves it blank), and stream rows with
+version, status, head hash and snapshot (``games.folding.pack``). Two generator processes load in
+parallel. A database that already holds at least ``--events`` events is reused as it is (other
+benches add events to it; all of them are counted and rebuilt).
 
 Timed: ``scoring.projections.rebuild_all``, as the management command runs it (one transaction,
 the event table locked in SHARE mode, the games folded by ``--workers`` processes, default 2);
@@ -65,8 +65,8 @@ def generate_game(
     """One random legal game as rows: the stream's events (type, schema, data), its final state."""
     from games.events import current_version
     from games.rules.base import Move, ruleset_as_dict
-    from games.rules.board import ALL_PAWNS, CIRCLES
-    from games.rules.solitaire import SOLITAIRE, Ruleset
+    from games.rules.scarney_board.board import ALL_PAWNS, CIRCLES
+    from games.rules.scarney_board.solitaire import SOLITAIRE, Ruleset
 
     header = {
         "kind": "scarney-solitaire",

@@ -1,10 +1,10 @@
 """Time to solve a full 16-pawn layout from the take-off (RULES.md 2.7 analysis), and the
-two-player solver of games.rules.solve.duel (High-Low Scarney and Scarney Doubles).
+two-player solver of games.rules.scarney_board.solve.duel (High-Low Scarney and Scarney Doubles).
 
-Solitaire: for ``--layouts`` seeded random layouts (default 25), the state after
-``board.laid_out`` is built with the pure rules and ``games.rules.solve.solitaire.best_line`` is
-timed on it (a fresh search each time: the memo lives in one ``_Search``). Prints median, p90 and
-max; the target is a median under 1 s.
+Solitaire: for ``--layouts`` seeded random layouts (default 25), the state after ``board.laid_out``
+is built with the pure rules and ``games.rules.scarney_board.solve.solitaire.best_line`` is timed on
+it (a fresh search each time: the memo lives in one ``_Search``). Prints median, p90 and max; the
+target is a median under 1 s.
 
 Two players: the median time of a 10-pawn High-Low position (``--duel-positions`` seeded random
 positions, default 25), and for each game the largest position, in pawns, every one of whose
@@ -36,8 +36,8 @@ NAME = "solve"
 
 def layout_state(seed: int):  # type: ignore[no-untyped-def]
     from games.rules.base import Move
-    from games.rules.board import ALL_PAWNS, CIRCLES
-    from games.rules.solitaire import SOLITAIRE, Ruleset
+    from games.rules.scarney_board.board import ALL_PAWNS, CIRCLES
+    from games.rules.scarney_board.solitaire import SOLITAIRE, Ruleset
 
     pawns = list(ALL_PAWNS)
     random.Random(seed).shuffle(pawns)
@@ -66,7 +66,7 @@ def main() -> None:
 
 
 def solitaire(args: argparse.Namespace) -> None:
-    from games.rules.solve import solitaire as solver
+    from games.rules.scarney_board.solve import solitaire as solver
 
     budget = _common.Deadline(args.budget)
     rows, times = [], []
@@ -130,7 +130,7 @@ def solitaire(args: argparse.Namespace) -> None:
 
 
 def random_board(rng: random.Random, pawns: int) -> tuple[str | None, ...]:
-    from games.rules.board import ALL_PAWNS
+    from games.rules.scarney_board.board import ALL_PAWNS
 
     cells: list[str | None] = [None] * 16
     for circle, pawn in zip(
@@ -141,7 +141,7 @@ def random_board(rng: random.Random, pawns: int) -> tuple[str | None, ...]:
 
 
 def time_high_low(board: tuple[str | None, ...]) -> float:
-    from games.rules.solve.duel import solve_high_low
+    from games.rules.scarney_board.solve.duel import solve_high_low
 
     t0 = time.perf_counter()
     solve_high_low(board, 0)
@@ -149,7 +149,7 @@ def time_high_low(board: tuple[str | None, ...]) -> float:
 
 
 def time_doubles(board: tuple[str | None, ...]) -> float:
-    from games.rules.solve.duel import solve_doubles
+    from games.rules.scarney_board.solve.duel import solve_doubles
 
     full = all(pawn is not None for pawn in board)
     t0 = time.perf_counter()

@@ -10,17 +10,30 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import NotAuthenticated, ValidationError
+from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import analysis, folding, pot, services
+from games import analysis, folding, pot, services, store
 from games import serializers as bodies
 from games.models import Match, Stream
 from games.representation import event_json, game_json, game_status, match_json
+from games.rules.events import MATCH_SETTLED
 from scoring import selectors
+from scoring.models import GameSummary, MatchStanding
 
 AT_VERSION = OpenApiParameter("at_version", OpenApiTypes.INT, description="State as of version N.")
+
+
+class VersionCursor(CursorPagination):
+    ordering = "version"
+    page_size = 100
+
+
+class NewestCursor(CursorPagination):
+    ordering = "-updated_at"
+    page_size = 50
 
 
 class ReadFinishedOrAuthenticated(permissions.BasePermission):
@@ -111,7 +124,27 @@ class GameList(StreamView):
     @extend_schema(operation_id="v1_games_list", responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request) -> Response:
         """Finished public games, newest first (filter by ``kind``)."""
-        return selectors.game_page(request, self)
+        params = request.query_params
+        rows = selectors.game_rows(
+            request.user, kind=params.get("kind"), status=params.get("status")
+        )
+        paginator = NewestCursor()
+        page = paginator.paginate_queryset(rows, request, view=self) or []
+        return paginator.get_paginated_response([_summary_json(row) for row in page])
+
+
+def _summary_json(row: GameSummary) -> dict[str, Any]:
+    return {
+        "id": str(row.game_id),
+        "kind": row.kind,
+        "status": row.status,
+        "version": row.version,
+        "match": None if row.match_id is None else str(row.match_id),
+        "number": row.number,
+        "scores": row.scores,
+        "rating": row.rating,
+        "updated_at": row.updated_at,
+    }
 
 
 class GameDetail(StreamView):
@@ -127,7 +160,9 @@ class GameEvents(StreamView):
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         """The stream in version order."""
         stream = self.get_stream(pk)
-        return selectors.event_page(request, self, stream)
+        paginator = VersionCursor()
+        page = paginator.paginate_queryset(store.events_of(stream.pk), request, view=self) or []
+        return paginator.get_paginated_response([event_json(store.read(row)) for row in page])
 
     @extend_schema(
         request=bodies.EventCreate, responses={201: bodies.Recorded, 200: bodies.Recorded}
@@ -185,12 +220,30 @@ class MatchList(StreamView):
     @extend_schema(operation_id="v1_matches_list", responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request) -> Response:
         """Finished public matches, newest first (filter by ``format``)."""
-        return selectors.match_page(request, self)
+        rows = selectors.match_rows(request.user, format=request.query_params.get("format"))
+        paginator = NewestCursor()
+        page = paginator.paginate_queryset(rows, request, view=self) or []
+        return paginator.get_paginated_response([_standing_json(row) for row in page])
+
+
+def _standing_json(row: MatchStanding) -> dict[str, Any]:
+    return {
+        "id": str(row.match_id),
+        "format": row.format,
+        "status": row.status,
+        "standing": row.standing,
+        "winner": row.winner,
+        "rating": row.rating,
+        "warnings": row.warnings,
+        "updated_at": row.updated_at,
+    }
 
 
 def _match_answer(stream: Stream, folded: folding.Folded | None = None) -> dict[str, Any]:
     match = Match.objects.select_related("stream").get(pk=stream.pk)
-    return match_json(match, folded or folding.load(stream), selectors.settlement(stream.pk))
+    return match_json(
+        match, folded or folding.load(stream), store.event_data(stream.pk, MATCH_SETTLED)
+    )
 
 
 class MatchDetail(StreamView):

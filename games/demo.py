@@ -13,7 +13,7 @@ from django.db import transaction
 
 from games import demo_tables, folding, services
 from games.models import Game, Player, Stream
-from games.rules.solve.solitaire import best_line
+from games.rules.scarney_board.solve.solitaire import best_line
 
 DEMO_USER = "demo"
 DEMO_PASSWORD = "scarney-demo"
@@ -122,7 +122,7 @@ def play(game: Game, rng: random.Random, user: Any, moves: int | None) -> None:
     while moves is None or made < moves:
         stream = Stream.objects.get(pk=game.pk)
         folded = folding.load(stream)
-        legal = folded.engine.rules.legal_events(folded.state)
+        legal = folded.game_rules.legal_events(folded.state)
         if not legal:
             return
         move = rng.choice(legal)

@@ -80,7 +80,7 @@ def play(game_id: uuid.UUID, user: Any, rng: random.Random, moves: int | None) -
 
 
 def next_move(folded: folding.Folded, rng: random.Random) -> tuple[str, dict[str, Any]] | None:
-    rules = folded.engine.rules
+    rules = folded.game_rules
     if rules.is_terminal(folded.state):
         return None
     legal = rules.legal_events(folded.state)

@@ -11,11 +11,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+from games.rules.events import (
+    GAME_FINISHED,
+    GAME_SCORED,
+    GAME_STARTED,
+    JUMPED,
+    MATCH_RATED,
+    MATCH_SETTLED,
+    MATCH_STARTED,
+    SCARNEY_CALLED,
+    TAKEN_OFF,
+    UNDO,
+)
 
-GAME_STARTED = "game.started"
-MATCH_STARTED = "match.started"
-UNDO = "move.undone"
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -53,21 +62,16 @@ EVENT_TYPES: dict[str, EventType] = {
         EventType(GAME_STARTED),
         EventType(MATCH_STARTED),
         EventType("board.laid_out"),
-        EventType("pawn.taken_off", 2, {1: upcast_pawn_taken_off_v1_v2}),
-        EventType("pawn.jumped", 2, {1: upcast_pawn_jumped_v1_v2}),
-        EventType("game.scarney_called"),
+        EventType(TAKEN_OFF, 2, {1: upcast_pawn_taken_off_v1_v2}),
+        EventType(JUMPED, 2, {1: upcast_pawn_jumped_v1_v2}),
+        EventType(SCARNEY_CALLED),
         EventType(UNDO),
-        EventType("game.finished"),
-        EventType("game.scored"),
-        EventType("match.rated"),
-        EventType("match.settled"),
+        EventType(GAME_FINISHED),
+        EventType(GAME_SCORED),
+        EventType(MATCH_RATED),
+        EventType(MATCH_SETTLED),
     ]
 }
-
-# Event types a client may record; the others are written by the service itself.
-SERVICE_ONLY = frozenset(
-    {GAME_STARTED, MATCH_STARTED, "game.finished", "match.rated", "match.settled"}
-)
 
 
 def current_version(type_name: str) -> int:

@@ -19,12 +19,11 @@ from typing import Any
 
 from django.db import connection
 
-from games import events as event_types
-from games import folding, store
+from games import folding, readmodels, store
 from games.models import Stream
 from games.rules.base import Move
 from games.rules.errors import RuleError
-from scoring.projections import game_summary, player_records
+from games.rules.events import SERVICE_ONLY, UNDO
 
 CACHE_SIZE = 4096
 
@@ -78,12 +77,9 @@ def try_append(
         data=data,
         meta=meta,
     )
-    over = after.engine.rules.is_terminal(after.state)
+    over = after.game_rules.is_terminal(after.state)
     status = Stream.Status.FINISHED if over else Stream.Status.IN_PROGRESS
-    fields = game_summary.summary_fields(after, status)
-    more = [game_summary.update_clause(fields, event.recorded_at)]
-    if over:
-        more += [game_summary.bonus_clause(fields), player_records.finish_clause(after)]
+    more = readmodels.current().append_clauses(after, status, event.recorded_at)
     position = store.append_unlocked(
         event, previous_hash=head.hash, status=status, snapshot=folding.pack(after), more=more
     )
@@ -97,7 +93,7 @@ def try_append(
     return store.read(event), after, status
 
 
-_SLOW_TYPES = event_types.SERVICE_ONLY | {event_types.UNDO}
+_SLOW_TYPES = SERVICE_ONLY | {UNDO}
 
 
 def _head(stream_id: uuid.UUID, expected_version: int | None) -> Head | None:
@@ -129,6 +125,6 @@ def _fold(head: Head, type: str, data: dict[str, Any]) -> folding.Folded | None:
         state = engine.apply(head.folded.state, Move(type, data))
     except RuleError:
         return None  # refusals are given by the locked path, against the stream as it is now
-    if engine.rules.is_terminal(state) and head.folded.header.get("match"):
+    if engine.status(state) != Stream.Status.IN_PROGRESS and head.folded.header.get("match"):
         return None  # the game's result goes to its match stream: the locked path does that
     return folding.Folded(head.folded.category, head.folded.header, state, head.version + 1)

@@ -10,16 +10,64 @@ from __future__ import annotations
 import pickle
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from games import store
-from games.events import GAME_STARTED, MATCH_STARTED
 from games.models import Stream
-from games.rules import matches, registry
-from games.rules.base import Move, fold_states, make_ruleset, step
+from games.rules import registry
+from games.rules.base import Move, Rules, fold_states, make_ruleset, step
+from games.rules.events import GAME_STARTED, MATCH_STARTED
+from games.rules.matches import MatchRules
 
-# Bump when a state class changes shape: older snapshots are then ignored and refolded.
-SNAPSHOT_FORMAT = 2  # 2: the game modules were split and new games added
+# Bump when a state class changes shape or moves: older snapshots are then ignored and refolded.
+SNAPSHOT_FORMAT = 3  # 3: the rule modules moved into family packages (pickles name class paths)
+
+
+class GameEngine:
+    """A game stream's engine: its rule engine, started from the header, moved by its events."""
+
+    category = Stream.Category.GAME
+
+    def __init__(self, kind: str) -> None:
+        self.rules: Rules[Any] = registry.get(kind)
+
+    def start(self, header: dict[str, Any]) -> Any:
+        ruleset = make_ruleset(self.rules.ruleset_type, header.get("ruleset"))
+        return self.rules.initial_state(header.get("setup") or {}, ruleset, len(header["seats"]))
+
+    def apply(self, state: Any, move: Move) -> Any:
+        return self.rules.apply(state, move)
+
+    def status(self, state: Any) -> str:
+        over = self.rules.is_terminal(state)
+        return Stream.Status.FINISHED if over else Stream.Status.IN_PROGRESS
+
+
+class MatchEngine:
+    """A match stream's engine: its format's rules, started from the header."""
+
+    category = Stream.Category.MATCH
+
+    def __init__(self, format: str) -> None:
+        self.rules: MatchRules = registry.match_rules(format)
+
+    def start(self, header: dict[str, Any]) -> Any:
+        ruleset = make_ruleset(self.rules.ruleset_type, header.get("ruleset"))
+        return self.rules.initial_state(ruleset, len(header["players"]), header.get("teams"))
+
+    def apply(self, state: Any, move: Move) -> Any:
+        return self.rules.apply(state, move)
+
+    def status(self, state: Any) -> str:
+        if self.rules.is_settled(state):
+            return Stream.Status.SETTLED
+        if self.rules.next_game_number(state) is None:
+            return Stream.Status.FINISHED
+        return Stream.Status.IN_PROGRESS
+
+
+Engine = GameEngine | MatchEngine
+E = TypeVar("E", GameEngine, MatchEngine)
 
 
 @dataclass(frozen=True)
@@ -32,46 +80,50 @@ class Folded:
     version: int
 
     @property
-    def engine(self) -> Any:
+    def engine(self) -> Engine:
         return engine_for(self.category, self.header)
 
+    @property
+    def game_rules(self) -> Rules[Any]:
+        """The rule engine of a game stream (TypeError for a match: a caller's bug)."""
+        return game_rules(self.header)
 
-class GameEngine:
-    """Adapts a game's rule engine to the stream: start from the header, then apply moves."""
-
-    def __init__(self, kind: str) -> None:
-        self.rules = registry.get(kind)
-
-    def start(self, header: dict[str, Any]) -> Any:
-        ruleset = make_ruleset(self.rules.ruleset_type, header.get("ruleset"))
-        return self.rules.initial_state(header.get("setup") or {}, ruleset, len(header["seats"]))
-
-    def apply(self, state: Any, move: Move) -> Any:
-        return self.rules.apply(state, move)
+    @property
+    def match_rules(self) -> MatchRules:
+        """The format of a match stream (TypeError for a game: a caller's bug)."""
+        if self.category != Stream.Category.MATCH:
+            raise TypeError("a game stream has no match rules")
+        return _engine(MatchEngine, self.header["format"]).rules
 
 
-class MatchEngine:
-    def __init__(self, format: str) -> None:
-        self.rules = matches.match_rules(format)
-
-    def start(self, header: dict[str, Any]) -> Any:
-        ruleset = make_ruleset(self.rules.ruleset_type, header.get("ruleset"))
-        return self.rules.initial_state(ruleset, len(header["players"]), header.get("teams"))
-
-    def apply(self, state: Any, move: Move) -> Any:
-        return self.rules.apply(state, move)
+_ENGINES: dict[tuple[type[Any], str], Any] = {}
 
 
-_ENGINES: dict[tuple[str, str], Any] = {}
+def engine_for(category: str, header: dict[str, Any]) -> Engine:
+    """The engine of a stream of ``category`` whose first event's data is ``header``."""
+    if category == Stream.Category.MATCH:
+        return _engine(MatchEngine, header["format"])
+    return _engine(GameEngine, header["kind"])
 
 
-def engine_for(category: str, header: dict[str, Any]) -> Any:
-    key = (category, header["kind"] if category == Stream.Category.GAME else header["format"])
+def game_rules(header: dict[str, Any]) -> Rules[Any]:
+    """The rule engine of the game whose ``game.started`` data is ``header``."""
+    if "kind" not in header:
+        raise TypeError("a match stream has no game rules")
+    return _engine(GameEngine, header["kind"]).rules
+
+
+def game_start(header: dict[str, Any]) -> Any:
+    """The game's state before its first move, from its ``game.started`` data."""
+    return _engine(GameEngine, header["kind"]).start(header)
+
+
+def _engine(engine_type: type[E], name: str) -> E:
+    key = (engine_type, name)
     if key not in _ENGINES:
-        _ENGINES[key] = (
-            GameEngine(key[1]) if category == Stream.Category.GAME else MatchEngine(key[1])
-        )
-    return _ENGINES[key]
+        _ENGINES[key] = engine_type(name)
+    engine: E = _ENGINES[key]
+    return engine
 
 
 def fold_events(category: str, events: Iterable[store.StoredEvent]) -> Folded:

@@ -1,31 +1,30 @@
 """The pot ledger of a game with chips: every movement, with the event that caused it.
 
-A rule engine with a pot gives ``pot_ledger(state)``: the movements so far, in order, each
-``{"kind", "seat", "chips"}`` (chips into the pot positive, out of it negative; ``seat`` is None
-for a movement of no one seat). Movements only ever grow from one state to the next, so replaying
-the stream and taking what each event added names the event behind every movement; a take-back
-drops the movements of the move it takes back, exactly as it restores the state.
-"""
+A rule engine with a pot (``HasPotLedger``) gives ``pot_ledger(state)``: the movements so far, in
+order, each a ``PotEntry`` as a dict (chips into the pot positive, out of it negative; ``seat`` is
+None for a movement of no one seat). Movements only ever grow from one state to the next, so
+replaying the stream and taking what each event added names the event behind every movement; a
+take-back drops the movements of the move it takes back, exactly as it restores the state."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games import folding, store
-from games.events import UNDO
 from games.models import Stream
-from games.rules.base import Move, step
+from games.rules.base import HasPotLedger, Move, step
 from games.rules.errors import IllegalEvent
+from games.rules.events import UNDO
 
 
 def ledger(stream: Stream) -> dict[str, Any]:
     events = store.stream_events(stream.pk)
     first = next(events)
-    engine = folding.engine_for(stream.category, first.data)
-    rules = engine.rules
-    if not hasattr(rules, "pot_ledger"):
+    rules = folding.game_rules(first.data)
+    if not isinstance(rules, HasPotLedger):
         raise IllegalEvent("pot.none", f"{stream.kind} is not played with a pot.")
-    states = [engine.start(first.data)]
+    states = [folding.game_start(first.data)]
     movements: list[dict[str, Any]] = []
     lengths: list[int] = []  # how many movements each state in force had
     _extend(movements, rules.pot_ledger(states[0]), first)
@@ -46,10 +45,12 @@ def ledger(stream: Stream) -> dict[str, Any]:
     }
 
 
-def _extend(movements: list[dict[str, Any]], entries: Any, event: store.StoredEvent) -> None:
+def _extend(
+    movements: list[dict[str, Any]], entries: Sequence[Mapping[str, Any]], event: store.StoredEvent
+) -> None:
     """Add the entries ``event`` added to the ledger (those past the ones already listed)."""
     added = entries[len(movements) :]
     movements.extend(
-        {**dict(entry), "event": str(event.id), "version": event.version, "type": event.type}
+        {**entry, "event": str(event.id), "version": event.version, "type": event.type}
         for entry in added
     )

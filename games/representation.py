@@ -6,6 +6,7 @@ from typing import Any
 
 from games.folding import Folded
 from games.models import Game, Match, Stream
+from games.rules.events import GAME_FINISHED, GAME_SCORED
 from games.store import StoredEvent
 
 
@@ -25,7 +26,7 @@ def event_json(event: StoredEvent) -> dict[str, Any]:
 
 def game_json(folded: Folded, *, stream_id: Any, status: str) -> dict[str, Any]:
     """The game as API.md shows it; ``status`` is the stream's, at ``folded.version``."""
-    rules = folded.engine.rules
+    rules = folded.game_rules
     state = folded.state
     result = rules.result(state)
     legal = rules.legal_events(state)
@@ -53,7 +54,7 @@ def game_status(stream: Stream, folded: Folded) -> str:
     """The status at ``folded.version``: the stream's own if current, else as the rules say."""
     if folded.version == stream.version:
         return str(stream.status)
-    return "finished" if folded.engine.rules.is_terminal(folded.state) else "in_progress"
+    return folded.engine.status(folded.state)
 
 
 def _move_json(move: Any) -> dict[str, Any]:
@@ -68,9 +69,29 @@ def _result_json(result: Any) -> dict[str, Any]:
     }
 
 
-def match_json(match: Match, folded: Folded, settlement: dict[str, Any] | None) -> dict[str, Any]:
-    from scoring.projections.match_standing import standing_fields
+def standing_fields(folded: Folded, status: str) -> dict[str, Any]:
+    """A match's games, standing, winner, rating and warnings at ``status`` (the standing read
+    model stores exactly this; the match JSON shows it)."""
+    rules = folded.match_rules
+    standing = rules.standing(folded.state)
+    names = {p["seat"]: p["name"] for p in folded.header["players"]}
+    for row in standing:
+        row["name"] = names.get(row["seat"], "")
+    return {
+        "format": folded.header["format"],
+        "status": status,
+        "version": folded.version,
+        "games": rules.games(folded.state),
+        "standing": standing,
+        "winner": [row["seat"] for row in standing if row["rank"] == 1]
+        if status != "in_progress"
+        else [],
+        "rating": rules.rating(folded.state),
+        "warnings": rules.warnings(folded.state),
+    }
 
+
+def match_json(match: Match, folded: Folded, settlement: dict[str, Any] | None) -> dict[str, Any]:
     stream = match.stream
     fields = standing_fields(folded, str(stream.status))
     game_ids = dict(Game.objects.filter(match=match).values_list("number", "pk"))
@@ -84,21 +105,21 @@ def match_json(match: Match, folded: Folded, settlement: dict[str, Any] | None) 
         "ruleset": folded.header["ruleset"],
         "players": folded.header["players"],
         "games": games,
-        "next_game": folded.engine.rules.next_game_number(folded.state),
+        "next_game": folded.match_rules.next_game_number(folded.state),
         "expected": _match_expected(folded, match.entry),
         "standing": fields["standing"],
         "winner": fields["winner"],
         "rating": fields["rating"],
-        "warnings": folded.engine.rules.warnings(folded.state),
+        "warnings": folded.match_rules.warnings(folded.state),
         "settlement": settlement,
     }
 
 
 def _match_expected(folded: Folded, entry: str) -> list[str]:
     """What the table records next on the match: sheet lines, or live games (by the games)."""
-    expected = folded.engine.rules.expected
+    expected = folded.match_rules.expected
     # A live match's games come through the game streams; a sheet match's as game.scored.
-    skip = "game.finished" if entry == "sheet" else "game.scored"
+    skip = GAME_FINISHED if entry == "sheet" else GAME_SCORED
     return [t for t in expected(folded.state) if t != skip]
 
 

@@ -15,14 +15,19 @@ from typing import Any
 from django.db import transaction
 
 from games import events as event_types
-from games import fast_append, folding, outbox, store
+from games import fast_append, folding, outbox, readmodels, store
 from games.models import Game, GameSeat, Match, MatchSeat, Player, Stream
 from games.rules import registry
-from games.rules.base import Move, make_ruleset, ruleset_as_dict, step
+from games.rules.base import Move, ReportsToMatch, make_ruleset, ruleset_as_dict, step
 from games.rules.errors import BadSetup, IllegalEvent
-from scoring import projections
-
-SHEET_EVENT = "game.scored"
+from games.rules.events import (
+    GAME_FINISHED,
+    GAME_SCORED,
+    GAME_STARTED,
+    MATCH_STARTED,
+    SERVICE_ONLY,
+    UNDO,
+)
 
 
 @dataclass(frozen=True)
@@ -84,7 +89,6 @@ def game_start(
     players = [player_resolve(spec) for spec in (seats or [])]
     if match is not None:
         players = _match_players(match, players)
-    _check_seat_count(rules, len(players))
     # A match's house rules apply to its games; the game's own overrides come on top.
     overrides = {**_match_ruleset(match), **(ruleset or {})} if match else ruleset
     effective = make_ruleset(rules.ruleset_type, overrides)
@@ -106,7 +110,7 @@ def game_start(
     GameSeat.objects.bulk_create(
         [GameSeat(game=game, seat=i, player=p) for i, p in enumerate(players)]
     )
-    _append(stream, uuid.uuid4(), event_types.GAME_STARTED, header, _meta(user, {}), None)
+    _append(stream, uuid.uuid4(), GAME_STARTED, header, _meta(user, {}), None)
     return game
 
 
@@ -121,16 +125,6 @@ def _match_players(match: Match, given: list[Player]) -> list[Player]:
             "leave seats out or list exactly them.",
         )
     return players
-
-
-def _check_seat_count(rules: Any, count: int) -> None:
-    if not rules.min_seats <= count <= rules.max_seats:
-        span = (
-            f"{rules.min_seats}"
-            if rules.min_seats == rules.max_seats
-            else f"{rules.min_seats} to {rules.max_seats}"
-        )
-        raise BadSetup("game.bad_seats", f"{rules.kind} is played by {span} players, not {count}.")
 
 
 def _match_ruleset(match: Match) -> dict[str, Any]:
@@ -154,7 +148,7 @@ def _match_slot(match_id: uuid.UUID, kind: str) -> tuple[Match, int, dict[str, A
     if match.games.filter(stream__status=Stream.Status.IN_PROGRESS).exists():
         raise BadSetup("match.game_in_progress", "Finish the match's current game first.")
     folded = folding.load(stream)
-    rules = folded.engine.rules
+    rules = folded.match_rules
     number = rules.next_game_number(folded.state)
     if number is None:
         raise BadSetup("match.over", "This match has all its games.")
@@ -175,7 +169,7 @@ def match_start(
     user: Any = None,
 ) -> Match:
     """Create a match stream and record its ``match.started`` event."""
-    engine = folding.engine_for(Stream.Category.MATCH, {"format": format})
+    engine = folding.MatchEngine(format)
     if entry not in ("live", "sheet"):
         raise BadSetup("match.bad_entry", f"entry must be 'live' or 'sheet', not {entry!r}.")
     seated = [player_resolve(spec) for spec in players or []]
@@ -195,7 +189,7 @@ def match_start(
     MatchSeat.objects.bulk_create(
         [MatchSeat(match=match, seat=i, player=p) for i, p in enumerate(seated)]
     )
-    _append(stream, uuid.uuid4(), event_types.MATCH_STARTED, header, _meta(user, {}), None)
+    _append(stream, uuid.uuid4(), MATCH_STARTED, header, _meta(user, {}), None)
     return match
 
 
@@ -208,7 +202,7 @@ def match_close(*, match_id: uuid.UUID) -> bool:
     with transaction.atomic():
         stream = store.lock_stream(match_id)
         folded = folding.load(stream)
-        closing = folded.engine.rules.closing_event(folded.state)
+        closing = folded.match_rules.closing_event(folded.state)
         if closing is None:
             return False
         type, data = closing
@@ -295,12 +289,12 @@ def _replay_of(
 
 
 def _check_client_type(stream: Stream, type: str) -> None:
-    if type in event_types.SERVICE_ONLY:
+    if type in SERVICE_ONLY:
         raise IllegalEvent("event.reserved_type", f"{type} is recorded by the service itself.")
     # Other match events (a first-player draw, say) are the format's to accept or refuse.
     if (
         stream.category == Stream.Category.MATCH
-        and type == SHEET_EVENT
+        and type == GAME_SCORED
         and (stream.match.entry != "sheet")
     ):
         raise IllegalEvent(
@@ -328,7 +322,7 @@ def _append(
     # Side effects first: they lock the match stream, and every path takes match locks
     # before the player locks of the projections.
     _after_append(stream, after, event)
-    projections.handle(stream, after, event, status_before)
+    readmodels.current().handle(stream, after, event, status_before)
     if stream.category == Stream.Category.GAME and stream.status == Stream.Status.IN_PROGRESS:
         fast_append.remember(stream.pk, fast_append.Head(stream.version, stream.head_hash, after))
     else:
@@ -340,10 +334,10 @@ def _fold_next(
     stream: Stream, folded: folding.Folded | None, type: str, data: dict[str, Any]
 ) -> folding.Folded:
     version = stream.version + 1
-    if type in (event_types.GAME_STARTED, event_types.MATCH_STARTED):
+    if type in (GAME_STARTED, MATCH_STARTED):
         engine = folding.engine_for(stream.category, data)
         return folding.Folded(stream.category, data, engine.start(data), version)
-    if type == event_types.UNDO:
+    if type == UNDO:
         _check_undo_allowed(stream)
         header, states = folding.state_stack(stream)
         step(folding.engine_for(stream.category, header).rules, states, Move(type, data))
@@ -363,16 +357,10 @@ def _check_undo_allowed(stream: Stream) -> None:
 
 
 def _status(folded: folding.Folded, current: str) -> str:
+    # A settled match stays settled: its settlement is the last word.
     if current == Stream.Status.SETTLED:
         return current
-    rules = folded.engine.rules
-    if folded.category == Stream.Category.GAME:
-        done = rules.is_terminal(folded.state)
-    elif rules.is_settled(folded.state):
-        return Stream.Status.SETTLED
-    else:
-        done = rules.next_game_number(folded.state) is None
-    return Stream.Status.FINISHED if done else Stream.Status.IN_PROGRESS
+    return folded.engine.status(folded.state)
 
 
 def _after_append(stream: Stream, folded: folding.Folded, event: store.StoredEvent) -> None:
@@ -382,25 +370,25 @@ def _after_append(stream: Stream, folded: folding.Folded, event: store.StoredEve
         if match_id and stream.status == Stream.Status.FINISHED:
             _report_game_to_match(stream, folded, uuid.UUID(match_id))
     elif stream.status == Stream.Status.FINISHED:
-        if folded.engine.rules.closing_event(folded.state) is not None:
+        if folded.match_rules.closing_event(folded.state) is not None:
             outbox.register("scoring.close_match", [str(stream.pk)], key=f"close:{stream.pk}")
 
 
 def _report_game_to_match(game_stream: Stream, folded: folding.Folded, match_id: uuid.UUID) -> None:
-    rules = folded.engine.rules
+    rules = folded.game_rules
     result = rules.result(folded.state)
+    assert result is not None, "only a finished game reports to its match"
     data: dict[str, Any] = {
         "game": str(game_stream.pk),
         "scores": [s.total for s in result.scores],
         "winners": list(result.winners),
     }
-    report = getattr(rules, "match_report", None)
-    if report is not None:
+    if isinstance(rules, ReportsToMatch):
         # Facts a match format needs beyond the scores (who moved last, the last pawn ...).
-        data["report"] = report(folded.state)
+        data["report"] = rules.match_report(folded.state)
     match_stream = store.lock_stream(match_id)
-    event_id = uuid.uuid5(game_stream.pk, "game.finished")
-    _append(match_stream, event_id, "game.finished", data, _meta(None, {}), None)
+    event_id = uuid.uuid5(game_stream.pk, GAME_FINISHED)
+    _append(match_stream, event_id, GAME_FINISHED, data, _meta(None, {}), None)
 
 
 # --- helpers of the write side -----------------------------------------------------------------

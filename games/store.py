@@ -15,6 +15,7 @@ from typing import Any
 
 import psycopg
 from django.db import IntegrityError, connection, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games import events as event_types
@@ -229,3 +230,52 @@ def new_event(
         meta=meta,
         recorded_at=timezone.now(),
     )
+
+
+def events_of(stream_id: uuid.UUID) -> QuerySet[Event]:
+    """A stream's event rows in version order (read each with :func:`read`)."""
+    return Event.objects.filter(stream_id=stream_id).order_by("version")
+
+
+def event_data(stream_id: uuid.UUID, type: str) -> dict[str, Any] | None:
+    """The data of the stream's first event of ``type`` (upcast), or None if it has none."""
+    row = Event.objects.filter(stream_id=stream_id, type=type).order_by("version").first()
+    return None if row is None else read(row).data
+
+
+# The all-stream feed in an order no reader can skip through (see games migration 0005): only
+# events of finished transactions, in (transaction id, position) order, resuming after the
+# event the reader saw last.
+_FEED_SQL = """
+    SELECT e.position, e.id, e.stream_id, e.version, e.type, e.schema_version, e.data, e.meta,
+        e.recorded_at, e.hash
+    FROM games_event e
+    WHERE (e.txid, e.position) > (%(txid)s::xid8, %(after)s)
+        AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
+    ORDER BY e.txid, e.position
+    LIMIT %(limit)s
+"""
+
+
+class UnknownPosition(Exception):
+    pass
+
+
+def feed_page(after: int, limit: int) -> list[Event]:
+    """Up to ``limit`` events of the all-stream feed after the event at position ``after``."""
+    if connection.vendor != "postgresql":
+        # One writer at a time (SQLite): positions commit in order.
+        return list(Event.objects.filter(position__gt=after).order_by("position")[:limit])
+    txid = _txid_of(after)
+    return list(Event.objects.raw(_FEED_SQL, {"txid": txid, "after": after, "limit": limit}))
+
+
+def _txid_of(position: int) -> str:
+    if position == 0:
+        return "0"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT txid::text FROM games_event WHERE position = %s", [position])
+        row = cursor.fetchone()
+    if row is None:
+        raise UnknownPosition(position)
+    return str(row[0])

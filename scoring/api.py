@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games import store
 from games.api import StreamView
 from games.models import Player, Stream
 from games.representation import event_json
@@ -41,8 +42,8 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int) -
 
 def _page(after: int, limit: int) -> list[dict[str, Any]]:
     try:
-        return [event_json(read(row)) for row in selectors.feed_page(after, limit)]
-    except selectors.UnknownPosition:
+        return [event_json(read(row)) for row in store.feed_page(after, limit)]
+    except store.UnknownPosition:
         raise ValidationError({"after": f"No event has position {after}."}) from None
 
 
@@ -139,8 +140,8 @@ class PlayerHistory(APIView):
         page = history.player_history(
             player,
             query,
-            selectors.visible(request, "game__stream__"),
-            selectors.visible(request, "match__stream__"),
+            selectors.visible(request.user, "game__stream__"),
+            selectors.visible(request.user, "match__stream__"),
         )
         if page["next"] is not None:
             params = request.query_params.copy()

@@ -14,11 +14,11 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from games import folding
+from games import folding, store
 from games.models import Game, Match
-from scoring import selectors
+from games.representation import standing_fields
+from games.rules.events import MATCH_SETTLED
 from scoring.models import GameSummary
-from scoring.projections.match_standing import standing_fields
 
 
 def match_history(match: Match) -> dict[str, Any]:
@@ -51,7 +51,7 @@ def match_history(match: Match) -> dict[str, Any]:
         "winner": fields["winner"],
         "rating": fields["rating"],
         "warnings": warnings,
-        "settlement": selectors.settlement(stream.pk),
+        "settlement": store.event_data(stream.pk, MATCH_SETTLED),
     }
 
 

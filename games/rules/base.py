@@ -8,13 +8,12 @@ touch a clock, a random source or I/O: dice and shuffles arrive as recorded even
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
-
-UNDO = "move.undone"
+from games.rules.events import UNDO
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +125,34 @@ class Rules(Protocol[S]):
         """The game-specific part of the public state (``board``, ``dice``, ``pot`` ...)."""
 
 
+# --- capabilities a game may have, beyond the Rules protocol -----------------------------------
+# The service asks ``isinstance(rules, HasPotLedger)`` (and so on): a game declares a capability by
+# implementing its method, and mypy checks the signature where the game is used through it.
+
+
+@runtime_checkable
+class HasPotLedger(Protocol):
+    """A game played with a pot: every chip movement so far, in order (RULES.md 0.7), each
+    ``{"kind", "seat", "chips"}`` as ``games.rules.dice.PotEntry.as_dict`` gives it."""
+
+    def pot_ledger(self, state: Any) -> Sequence[Mapping[str, Any]]: ...
+
+
+@runtime_checkable
+class ReportsToMatch(Protocol):
+    """A game whose match needs facts beyond its scores (who moved last, the pot, the deal ...)."""
+
+    def match_report(self, state: Any) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class Analysable(Protocol):
+    """A game with a solver: best play from a position, as ``{"winner", "line"}`` for two
+    players, or ``{"value", "line", "from_start"}`` for one (``states``: the moves in force)."""
+
+    def analyse(self, states: Sequence[Any]) -> dict[str, Any]: ...
+
+
 def make_ruleset(ruleset_type: type[Any], overrides: Mapping[str, Any] | None) -> Any:
     """Build a frozen ruleset from defaults plus house-rule overrides, checking every key."""
     if overrides is None:
@@ -209,13 +236,19 @@ def ruleset_as_dict(ruleset: Any) -> dict[str, Any]:
     return dataclasses.asdict(ruleset)
 
 
-def fold(rules: Rules[S], initial: S, moves: Iterable[Move]) -> S:
+class Applies(Protocol[S]):
+    """What a fold needs: a game's rule engine or a match format."""
+
+    def apply(self, state: S, move: Move) -> S: ...
+
+
+def fold(rules: Applies[S], initial: S, moves: Iterable[Move]) -> S:
     """Replay ``moves`` from ``initial``; ``move.undone`` takes back the last move in force."""
     states = fold_states(rules, initial, moves)
     return states[-1]
 
 
-def fold_states(rules: Rules[S], initial: S, moves: Iterable[Move]) -> list[S]:
+def fold_states(rules: Applies[S], initial: S, moves: Iterable[Move]) -> list[S]:
     """The stack of states of the moves still in force (the first is ``initial``)."""
     states = [initial]
     for move in moves:
@@ -223,7 +256,7 @@ def fold_states(rules: Rules[S], initial: S, moves: Iterable[Move]) -> list[S]:
     return states
 
 
-def step(rules: Rules[S], states: list[S], move: Move) -> None:
+def step(rules: Applies[S], states: list[S], move: Move) -> None:
     """Apply one move to a stack of states in place (the stack is the caller's, not a state)."""
     if move.type == UNDO:
         if len(states) == 1:

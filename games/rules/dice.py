@@ -8,9 +8,26 @@ faces come back sorted. The service never rolls: faces arrive recorded.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.rules.errors import BadSetup, IllegalEvent
+
+
+class PotEntry(NamedTuple):
+    """One chip movement of a pot's ledger: into the pot positive, out of it negative.
+
+    ``kind`` names it (``ante``, ``double_down``, ``win``, ``put``, ``take`` ...); ``seat`` is None
+    for a movement of no one seat (a remainder carried over). A named tuple, so a ledger packed
+    as rows (Put-and-Take's) reads back as the same entries.
+    """
+
+    kind: str
+    seat: int | None
+    chips: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "chips": self.chips}
+
 
 SCARNEY_FACES = ("1", "3", "4", "6", "D")
 ORDINARY_FACES = ("1", "2", "3", "4", "5", "6")

@@ -1,20 +1,33 @@
-"""Game kinds by their stable id (RULES.md 0.3)."""
+"""Game kinds and match formats by their stable ids (RULES.md 0.3).
+
+The registry imports exactly the family packages of :data:`FAMILIES`, once, on first use. Each
+family's ``__init__`` lists what it keeps: ``GAMES`` (rule engines) and ``FORMATS`` (match
+formats). A new family is one new package and one new name here; a new game in a family is one
+more entry in its ``GAMES`` (and ``FORMATS``, if it has a match).
+"""
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from typing import Any
 
 from games.rules.base import Rules
 from games.rules.errors import BadSetup
+from games.rules.matches import MatchRules
+
+# The family packages under games.rules, each with its ``GAMES`` and ``FORMATS``.
+FAMILIES = (
+    "scarney_board",
+    "scarnie",
+    "straight_dice",
+    "scarney_3000",
+    "put_and_take",
+    "dice_games",
+    "tarot",
+)
 
 _RULES: dict[str, Rules[Any]] = {}
-
-
-def register(rules: Rules[Any]) -> Rules[Any]:
-    _RULES[rules.kind] = rules
-    return rules
+_FORMATS: dict[str, MatchRules] = {}
 
 
 def get(kind: str) -> Rules[Any]:
@@ -30,30 +43,44 @@ def get(kind: str) -> Rules[Any]:
 
 
 def kinds() -> list[str]:
+    """Every game kind, by id."""
     _load()
     return sorted(_RULES)
 
 
-_LOADED: list[bool] = []
+def match_rules(format: str) -> MatchRules:
+    """The rules of the match format ``format``, or BadSetup ``match.unknown_format``."""
+    _load()
+    try:
+        return _FORMATS[format]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(_FORMATS))
+        raise BadSetup(
+            "match.unknown_format",
+            f"{format!r} is not a match format this service keeps; known: {known}.",
+            format=format,
+        ) from None
+
+
+def formats() -> list[str]:
+    """Every match format, by name."""
+    _load()
+    return sorted(_FORMATS)
 
 
 def _load() -> None:
-    """Import every module of the games.rules package once; each game module registers itself.
-
-    Done lazily, so the registry has no import cycle, and by discovery, so a new game is one new
-    module and no list to keep in step.
-    """
-    if _LOADED:
+    # Lazily, so that importing one game module never imports every family.
+    if _RULES:
         return
-    import games.rules as package
+    for family in FAMILIES:
+        package = importlib.import_module(f"{__package__}.{family}")
+        for rules in package.GAMES:
+            _add(_RULES, rules.kind, rules)
+        for match in package.FORMATS:
+            _add(_FORMATS, match.kind, match)
 
-    for module in pkgutil.iter_modules(package.__path__):
-        if not module.name.startswith("_") and module.name not in _NOT_GAMES:
-            importlib.import_module(f"{package.__name__}.{module.name}")
-    _LOADED.append(True)
 
-
-# Modules of the package that hold shared machinery rather than a game.
-_NOT_GAMES = frozenset(
-    {"base", "errors", "registry", "matches", "board", "solve", "dice", "placing", "cards"}
-)
+def _add(table: dict[str, Any], kind: str, entry: Any) -> None:
+    if kind in table:
+        raise RuntimeError(f"two families declare {kind!r}")  # a packaging bug, not user input
+    table[kind] = entry

@@ -1,12 +1,15 @@
-"""Inline projections: called by games.services in the appending transaction.
+"""Inline projections: the read models the write side keeps in step (``games.readmodels``).
 
 Each module owns one read model and exposes ``handle(...)`` (one event, inline) and ``rebuild()``
 (from the events alone). Both go through the same row-building function, so they cannot drift.
+This package is what the scoring app registers with the write side: ``handle`` for the locked
+path, ``append_clauses`` for the fast path's one statement.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
@@ -25,6 +28,16 @@ def handle(stream: Any, folded: Any, event: Any, status_before: str | None) -> N
             player_records.handle(folded, event, status_before, stream.status)
     else:
         match_standing.handle(stream, folded, event, status_before)
+
+
+def append_clauses(folded: Any, status: str, recorded_at: datetime) -> list[tuple[str, Any]]:
+    """The read-model updates of a game's legal move on the fast path, as statement pieces: the
+    summary always; once the move ends the game, its bonus rows and the players' records too."""
+    fields = game_summary.summary_fields(folded, status)
+    clauses = [game_summary.update_clause(fields, recorded_at)]
+    if status != "in_progress":
+        clauses += [game_summary.bonus_clause(fields), player_records.finish_clause(folded)]
+    return clauses
 
 
 def rebuild_all(

@@ -16,7 +16,7 @@ from scoring.replay import Replayed, map_final_states
 
 def summary_fields(folded: Folded, status: str) -> dict[str, Any]:
     """The read model's columns for a game in state ``folded``."""
-    rules = folded.engine.rules
+    rules = folded.game_rules
     result = rules.result(folded.state)
     return {
         "kind": folded.header["kind"],
@@ -164,7 +164,7 @@ def _status(stored: str | None, folded: Folded) -> str:
     # The stream row's status only adds what events cannot show (abandoned); else derive it.
     if stored == "abandoned":
         return stored
-    return "finished" if folded.engine.rules.is_terminal(folded.state) else "in_progress"
+    return folded.engine.status(folded.state)
 
 
 def _empty() -> None:

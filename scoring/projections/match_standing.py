@@ -8,28 +8,9 @@ from typing import Any
 from django.db import transaction
 
 from games.folding import Folded
+from games.representation import standing_fields
 from scoring.models import MatchStanding
 from scoring.replay import final_states
-
-
-def standing_fields(folded: Folded, status: str) -> dict[str, Any]:
-    rules = folded.engine.rules
-    standing = rules.standing(folded.state)
-    names = {p["seat"]: p["name"] for p in folded.header["players"]}
-    for row in standing:
-        row["name"] = names.get(row["seat"], "")
-    return {
-        "format": folded.header["format"],
-        "status": status,
-        "version": folded.version,
-        "games": rules.games(folded.state),
-        "standing": standing,
-        "winner": [row["seat"] for row in standing if row["rank"] == 1]
-        if status != "in_progress"
-        else [],
-        "rating": rules.rating(folded.state),
-        "warnings": rules.warnings(folded.state),
-    }
 
 
 def handle(stream: Any, folded: Folded, event: Any, status_before: str | None) -> None:
@@ -59,5 +40,5 @@ def _status(stored: str | None, folded: Folded) -> str:
     if stored in ("settled", "abandoned"):
         return stored
     return (
-        "finished" if folded.engine.rules.next_game_number(folded.state) is None else "in_progress"
+        "finished" if folded.match_rules.next_game_number(folded.state) is None else "in_progress"
     )

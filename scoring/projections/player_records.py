@@ -26,7 +26,7 @@ def handle(folded: Any, event: Any, status_before: str | None, status: str) -> N
         for seat in seats:
             _started(seat["player"], event.recorded_at)
     elif status == "finished" and status_before == "in_progress":
-        for score in folded.engine.rules.scores(folded.state):
+        for score in folded.game_rules.scores(folded.state):
             _finished(seats[score.seat]["player"], score.total)
     else:
         recompute([seat["player"] for seat in seats])
@@ -53,7 +53,7 @@ def finish_clause(folded: Any) -> tuple[str, dict[str, Any]]:
     seats = folded.header["seats"]
     rows = [
         {"player": seats[score.seat]["player"], "total": score.total}
-        for score in folded.engine.rules.scores(folded.state)
+        for score in folded.game_rules.scores(folded.state)
     ]
     sql = (
         "UPDATE scoring_playerrecord AS r SET games_finished = r.games_finished + 1, "

@@ -20,7 +20,7 @@ from django.db import connection, transaction
 from games import folding, services, store
 from games.models import Event, Player, Stream
 from games.rules import registry
-from games.rules.board import CIRCLES, circle_name
+from games.rules.scarney_board.board import CIRCLES, circle_name
 from scoring.models import PlayerRecord
 
 pytestmark = pytest.mark.django_db(transaction=True)

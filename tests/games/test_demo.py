@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from games import demo
+from games import demo, store
 from games.models import Stream
-from scoring import selectors
+from games.rules.events import MATCH_SETTLED
 
 pytestmark = pytest.mark.django_db
 
@@ -20,11 +20,13 @@ def test_the_demo_club_loads_once_with_its_sheets_settled(
     with django_capture_on_commit_callbacks(execute=True):
         made = demo.load()
     singles, high_low = made["sheets"]
-    assert selectors.settlement(singles)["payments"] == [
+    assert store.event_data(singles, MATCH_SETTLED)["payments"] == [
         {"from": 0, "to": 2, "points": 185},
         {"from": 1, "to": 2, "points": 105},
     ]
-    assert selectors.settlement(high_low)["payments"] == [{"from": 0, "to": 1, "points": 252}]
+    assert store.event_data(high_low, MATCH_SETTLED)["payments"] == [
+        {"from": 0, "to": 1, "points": 252}
+    ]
     assert Stream.objects.get(pk=singles).status == "settled"
     live_match, *games = made["tables"]
     assert Stream.objects.get(pk=live_match).version >= 2  # a game is in

@@ -18,7 +18,7 @@ from games import events, folding, services, store
 from games.models import Event, ImmutableRowError, Stream
 from games.rules import registry
 from games.rules.base import Move
-from games.rules.board import CIRCLES, circle_name
+from games.rules.scarney_board.board import CIRCLES, circle_name
 
 pytestmark = pytest.mark.django_db
 

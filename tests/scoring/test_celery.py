@@ -21,7 +21,7 @@ from kombu import pools as kombu_pools
 from games import outbox, services
 from games.models import Event, Outbox, Stream
 from games.rules import registry
-from games.rules.solitaire import match_rating
+from games.rules.scarney_board.solitaire import match_rating
 from scarney_site.celery import app
 from scoring import tasks
 

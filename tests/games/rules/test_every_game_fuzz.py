@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.rules import matches, registry
+from games.rules import registry
 from games.rules.base import Move, make_ruleset
 from games.rules.errors import IllegalEvent, RuleError
 
@@ -236,11 +236,11 @@ match_moves = st.lists(
 )
 
 
-@pytest.mark.parametrize("format", matches.formats())
+@pytest.mark.parametrize("format", registry.formats())
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_any_match_setup_and_entry_gets_a_state_or_a_refusal(format: str, data: Any) -> None:
-    rules = matches.match_rules(format)
+    rules = registry.match_rules(format)
     seats = data.draw(st.integers(rules.min_seats, min(rules.max_seats, 6)))
     teams = data.draw(st.none() | json_values)
     lenient = data.draw(st.booleans())

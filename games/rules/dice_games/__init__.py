@@ -1,0 +1,28 @@
+"""The other dice games of the rule books, RULES.md 12-15: Double Cameroon, Going to Boston and
+Multiplication (``boston``), Hearts Due; each with its match format."""
+
+from __future__ import annotations
+
+from games.rules.dice_games.boston import (
+    BOSTON_MATCH,
+    GOING_TO_BOSTON,
+    MULTIPLICATION_MATCH,
+    MULTIPLICATION_RULES,
+)
+from games.rules.dice_games.double_cameroon import DOUBLE_CAMEROON
+from games.rules.dice_games.double_cameroon_match import DOUBLE_CAMEROON_MATCH
+from games.rules.dice_games.hearts_due import HEARTS_DUE
+from games.rules.dice_games.hearts_due_match import HEARTS_DUE_MATCH
+
+GAMES = (
+    DOUBLE_CAMEROON,
+    GOING_TO_BOSTON,
+    MULTIPLICATION_RULES,
+    HEARTS_DUE,
+)
+FORMATS = (
+    DOUBLE_CAMEROON_MATCH,
+    BOSTON_MATCH,
+    MULTIPLICATION_MATCH,
+    HEARTS_DUE_MATCH,
+)

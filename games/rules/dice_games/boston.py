@@ -1,0 +1,474 @@
+"""Going to Boston (``going-to-boston``) and Multiplication (``multiplication``): RULES.md 13, 14.
+
+Every player antes into the pot, then takes one turn of three throws with no choices: the highest
+of three dice is set aside, the higher of the next two, and the last die. Going to Boston scores
+the sum of the three; Multiplication (first + second) × last. The highest score takes the pot; a
+tie is played off or the pot split (``boston_tie``, D-BOS-1). A game is one round; a session of
+rounds is a match, settled by the pot (RULES.md 0.8).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
+from games.rules.dice import ORDINARY_FACES, PotEntry, read_faces
+from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
+from games.rules.events import GAME_SCORED, THROWN
+from games.rules.matches import (
+    EntryWarning,
+    GameEntry,
+    ScoredMatch,
+    ScoredMatchState,
+    payments_settlement,
+    ranked,
+)
+
+BOSTON, MULTIPLICATION = "going-to-boston", "multiplication"
+DICE = 3  # and so three throws: each sets one die aside
+MIN_SEATS, MAX_SEATS = 2, 20
+PLAYOFF, SPLIT = "playoff", "split"
+SETUP_KEYS = frozenset({"first_player", "carried"})
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """The house rules of Going to Boston and Multiplication (RULES.md Appendix E)."""
+
+    ALLOWED: ClassVar[Mapping[str, tuple[object, ...]]] = {
+        "boston_tie": (PLAYOFF, SPLIT),
+        "sheet_entry_validation": ("strict", "lenient"),
+    }
+
+    ante_chips: int = 1
+    boston_tie: str = PLAYOFF
+    sheet_entry_validation: str = "strict"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A finished turn: its throws, the three dice set aside, and its score.
+
+    ``playoff`` is 0 for the round itself and n for the n-th play-off of a tie.
+    """
+
+    seat: int
+    playoff: int
+    throws: tuple[tuple[str, ...], ...]
+    aside: tuple[str, ...]
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The pot, the finished turns, and the turn on hand (the first seat of ``queue``)."""
+
+    seats: int
+    queue: tuple[int, ...]
+    ledger: tuple[PotEntry, ...]
+    ruleset: Ruleset = field(default_factory=Ruleset)
+    first_player: int = 0
+    playoff: int = 0
+    throws: tuple[tuple[str, ...], ...] = ()
+    turns: tuple[Turn, ...] = ()
+    winners: tuple[int, ...] = ()
+
+    @property
+    def over(self) -> bool:
+        return bool(self.winners)
+
+    @property
+    def aside(self) -> tuple[str, ...]:
+        return set_aside(self.throws)
+
+
+def set_aside(throws: Sequence[Sequence[str]]) -> tuple[str, ...]:
+    """The dice set aside by the fixed procedure (RULES.md 13.3; D-MUL-1 for Multiplication)."""
+    return tuple(max(throw, key=int) for throw in throws)
+
+
+def boston_score(aside: Sequence[str]) -> int:
+    """Going to Boston: the sum of the three set-aside dice (3 to 18)."""
+    return sum(int(face) for face in aside)
+
+
+def multiplication_score(aside: Sequence[str]) -> int:
+    """Multiplication: (first + second set-aside die) × last die (2 to 72)."""
+    first, second, last = (int(face) for face in aside)
+    return (first + second) * last
+
+
+class BostonRules:
+    """The rule engine of one round of Going to Boston or Multiplication."""
+
+    ruleset_type: type[Any] = Ruleset
+    min_seats = MIN_SEATS
+    max_seats = MAX_SEATS
+
+    def __init__(self, kind: str, name: str, score: Callable[[Sequence[str]], int]) -> None:
+        self.kind = kind
+        self.name = name
+        self.score = score
+
+    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
+        """Every seat antes; the first player (seat 0 unless the setup says) throws first."""
+        check_seat_count(self, seats, self.name)
+        rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
+        check_ante(rules.ante_chips)
+        first, carried = _read_setup(setup, seats)
+        # Chips a split left in the pot stay there for this round (D-BOS-1); then every ante.
+        carry = [PotEntry("carry", None, carried)] if carried else []
+        antes = [PotEntry("ante", seat, rules.ante_chips) for seat in range(seats)]
+        ledger = tuple(carry + antes)
+        order = tuple((first + i) % seats for i in range(seats))
+        return State(seats=seats, queue=order, ledger=ledger, ruleset=rules, first_player=first)
+
+    def apply(self, state: State, move: Move) -> State:
+        """The state after a throw, or IllegalEvent (RULES.md 13.3)."""
+        over, hint = "The round is over: the pot is taken.", "; a throw is dice.thrown"
+        check_move(move, (THROWN,), self.name, state.over, over, hint)
+        faces = read_faces(move.data, DICE - len(state.throws), ORDINARY_FACES)
+        throws = (*state.throws, faces)
+        if len(throws) < DICE:
+            return dataclasses.replace(state, throws=throws)
+        return self._turn_done(state, throws)
+
+    def expected(self, state: State) -> list[str]:
+        return [] if state.over else [THROWN]
+
+    def legal_events(self, state: State) -> list[Move] | None:
+        return [] if state.over else None
+
+    def current_player(self, state: State) -> int | None:
+        return None if state.over else state.queue[0]
+
+    def is_terminal(self, state: State) -> bool:
+        return state.over
+
+    def scores(self, state: State) -> tuple[SeatScore, ...]:
+        """Each seat's turn score in the round itself (play-off scores only break the tie)."""
+        points = {t.seat: t.score for t in state.turns if t.playoff == 0}
+        return tuple(SeatScore(seat, points.get(seat, 0)) for seat in range(state.seats))
+
+    def result(self, state: State) -> Result | None:
+        if not state.over:
+            return None
+        return Result(self.scores(state), winners=state.winners)
+
+    def view(self, state: State) -> dict[str, Any]:
+        """Whose throw, how many dice in the cup, the dice set aside, every turn; the pot."""
+        return {"dice": self._dice_view(state), "pot": pot_view(state)}
+
+    def pot_ledger(self, state: State) -> list[dict[str, Any]]:
+        """Every chip movement so far: antes, a carried remainder, the win or the split."""
+        return [entry.as_dict() for entry in state.ledger]
+
+    def match_report(self, state: State) -> dict[str, Any]:
+        """The round's chip nets and what stays in the pot, for the session (the match)."""
+        view = pot_view(state)
+        return {"nets": view["nets"], "pot_left": view["balance"]}
+
+    # --- a turn and the round's end ---
+
+    def _turn_done(self, state: State, throws: tuple[tuple[str, ...], ...]) -> State:
+        aside = set_aside(throws)
+        turn = Turn(state.queue[0], state.playoff, throws, aside, self.score(aside))
+        after = dataclasses.replace(
+            state, throws=(), turns=(*state.turns, turn), queue=state.queue[1:]
+        )
+        return after if after.queue else _decide(after)
+
+    def _dice_view(self, state: State) -> dict[str, Any]:
+        return {
+            "turn": self.current_player(state),
+            "throw": None if state.over else len(state.throws) + 1,
+            "in_cup": 0 if state.over else DICE - len(state.throws),
+            "set_aside": list(state.aside),
+            "playoff": state.playoff,
+            "to_throw": list(state.queue),
+            "turns": [self._turn_view(turn) for turn in state.turns],
+            "winners": list(state.winners),
+        }
+
+    def _turn_view(self, turn: Turn) -> dict[str, Any]:
+        first, second, last = turn.aside
+        how = (
+            f"({first} + {second}) × {last}"
+            if self.kind == MULTIPLICATION
+            else f"{first} + {second} + {last}"
+        )
+        return {
+            "seat": turn.seat,
+            "playoff": turn.playoff,
+            "throws": [list(t) for t in turn.throws],
+            "set_aside": list(turn.aside),
+            "score": turn.score,
+            "how": f"{how} = {turn.score}",
+        }
+
+
+def check_ante(ante: Any) -> None:
+    if not isinstance(ante, int) or isinstance(ante, bool) or ante < 1:
+        raise BadRuleset(
+            "ruleset.bad_value",
+            f"House rule 'ante_chips' must be a positive whole number, not {ante!r}.",
+            parameter="ante_chips",
+        )
+
+
+def _read_setup(setup: Any, seats: int) -> tuple[int, int]:
+    """The first player (D-BOS-2) and chips carried in the pot from the last round (D-BOS-1)."""
+    if not isinstance(setup, Mapping):
+        raise BadSetup("setup.not_an_object", "The setup must be a JSON object.")
+    unknown = sorted(str(key) for key in setup if key not in SETUP_KEYS)
+    if unknown:
+        raise BadSetup(
+            "setup.unknown_key",
+            f"The setup takes only 'first_player' and 'carried'; {', '.join(unknown)} is unknown.",
+            keys=unknown,
+        )
+    first = setup.get("first_player", 0)
+    carried = setup.get("carried", 0)
+    if not _is_int(first) or not 0 <= first < seats:
+        raise BadSetup(
+            "setup.bad_first_player",
+            f"'first_player' must be a seat from 0 to {seats - 1}, not {first!r}.",
+        )
+    if not _is_int(carried) or carried < 0:
+        raise BadSetup(
+            "setup.bad_carried",
+            f"'carried' must be the chips left in the pot (0 or more), not {carried!r}.",
+        )
+    return first, carried
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_scores(value: Any, count: int) -> bool:
+    return isinstance(value, list) and len(value) == count and all(map(_is_int, value))
+
+
+def _decide(state: State) -> State:
+    """After the last turn of the round or play-off: pay the pot, or play the tie off."""
+    scores = {t.seat: t.score for t in state.turns if t.playoff == state.playoff}
+    top = top_seats(scores, state.first_player, state.seats)
+    if len(top) > 1 and state.ruleset.boston_tie == PLAYOFF:
+        # D-BOS-1: only the tied players throw again, and only their new scores count.
+        return dataclasses.replace(state, playoff=state.playoff + 1, queue=top)
+    shares, _ = share_pot(pot_balance(state.ledger), len(top))
+    kind = "win" if len(top) == 1 else "split"
+    paid = tuple(PotEntry(kind, seat, -share) for seat, share in zip(top, shares, strict=True))
+    return dataclasses.replace(state, ledger=state.ledger + paid, winners=tuple(sorted(top)))
+
+
+def top_seats(scores: Mapping[int, int], first: int, seats: int) -> tuple[int, ...]:
+    """The seats with the highest score, in playing order from the first player."""
+    best = max(scores.values())
+    order = [(first + i) % seats for i in range(seats)]
+    return tuple(seat for seat in order if scores.get(seat) == best)
+
+
+def share_pot(balance: int, winners: int) -> tuple[tuple[int, ...], int]:
+    """Equal shares of the pot and the remainder that stays in it for the next round."""
+    share, left = divmod(balance, winners)
+    return (share,) * winners, left
+
+
+def pot_balance(ledger: Sequence[PotEntry]) -> int:
+    return sum(entry.chips for entry in ledger)
+
+
+def pot_view(state: State) -> dict[str, Any]:
+    """Chips in the pot and each seat's chips received minus paid (carried chips are no seat's)."""
+    nets = [0] * state.seats
+    for entry in state.ledger:
+        if entry.seat is not None:
+            nets[entry.seat] -= entry.chips
+    return {"balance": pot_balance(state.ledger), "nets": nets}
+
+
+# --- a session of rounds: the match ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRuleset(Ruleset):
+    """A session's house rules: its rounds' own, and how many rounds it has.
+
+    ``session_rounds`` None (the default) plays one round per player, so each leads once.
+    """
+
+    session_rounds: int | None = None
+
+
+class BostonSession(ScoredMatch):
+    """A session of rounds of one game; every round's pot is a chip movement (RULES.md 0.8)."""
+
+    ruleset_type: type[Any] = SessionRuleset
+    min_seats = MIN_SEATS
+    max_seats = MAX_SEATS
+
+    def __init__(self, game: BostonRules, attainable: frozenset[int]) -> None:
+        self.kind = game.kind
+        self.game = game
+        self.attainable = attainable
+
+    def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> ScoredMatchState:
+        state = super().initial_state(ruleset, seats, teams)
+        check_ante(state.ruleset.ante_chips)
+        rounds = state.ruleset.session_rounds
+        if rounds is not None and (not _is_int(rounds) or rounds < 1):
+            raise BadRuleset(
+                "ruleset.bad_value",
+                f"House rule 'session_rounds' must be a positive whole number, not {rounds!r}.",
+                parameter="session_rounds",
+            )
+        return state
+
+    def rounds(self, state: ScoredMatchState) -> int:
+        return int(state.ruleset.session_rounds or state.seats)
+
+    def is_complete(self, state: ScoredMatchState) -> bool:
+        return len(state.entries) >= self.rounds(state)
+
+    def standing(self, state: ScoredMatchState) -> list[dict[str, Any]]:
+        """Each seat's chips won minus paid over the session, best first."""
+        nets, _ = session_chips(state)
+        return ranked(
+            [
+                {
+                    "seat": seat,
+                    "match_score": net,
+                    "bonuses": [],
+                    "total": net,
+                    "games_won": sum(1 for e in state.entries if seat in e.winners),
+                    "rank": 0,
+                }
+                for seat, net in enumerate(nets)
+            ]
+        )
+
+    def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
+        """The session's nets, the chips losers hand winners, and any remainder left in the pot."""
+        nets, left = session_chips(state)
+        payments = payments_settlement(_payments(nets), state.seats)["payments"]
+        return {"payments": payments, "nets": nets, "pot_left": left}
+
+    def next_game_setup(self, state: ScoredMatchState) -> dict[str, Any]:
+        """The lead passes to the left each round; a split's remainder stays in the pot."""
+        _, left = session_chips(state)
+        return {"first_player": len(state.entries) % state.seats, "carried": left}
+
+    def sheet_issues(self, state: ScoredMatchState, scores: tuple[int, ...]) -> list[IllegalEvent]:
+        return [
+            IllegalEvent(
+                "score.unattainable",
+                f"No turn of {self.game.name} scores {score} (seat {seat}, game "
+                f"{len(state.entries) + 1}).",
+                score=score,
+                seat=seat,
+            )
+            for seat, score in enumerate(scores)
+            if score not in self.attainable
+        ]
+
+    def extra_handlers(self) -> Mapping[str, Any]:
+        return {GAME_SCORED: self._sheet_round}
+
+    def _sheet_round(self, state: ScoredMatchState, move: Move) -> ScoredMatchState:
+        """A round from a sheet: every seat's score, and the play-offs of a tie if any."""
+        scores = self._scores(state, move)
+        number = len(state.entries) + 1
+        self._check_sheet_sums(state, move, scores, number)
+        playoffs = move.data.get("playoffs", [])
+        winners, played = self._sheet_winners(state, scores, playoffs)
+        warnings = state.warnings
+        for issue in self.sheet_issues(state, (*scores, *played)):
+            if state.ruleset.sheet_entry_validation == "strict":
+                raise issue
+            warnings = (*warnings, EntryWarning(number, issue.code, issue.message))
+        report = {"playoffs": playoffs} if playoffs else {}
+        entry = GameEntry(number, None, scores, winners, report)
+        return dataclasses.replace(state, entries=(*state.entries, entry), warnings=warnings)
+
+    def _sheet_winners(
+        self, state: ScoredMatchState, scores: tuple[int, ...], playoffs: Any
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The winners after the play-offs (each lists the tied seats' scores in playing order)."""
+        if not isinstance(playoffs, list):
+            raise IllegalEvent(
+                "event.bad_data", "'playoffs' must list the play-offs' scores.", field="playoffs"
+            )
+        first = len(state.entries) % state.seats
+        top = top_seats(dict(enumerate(scores)), first, state.seats)
+        played: tuple[int, ...] = ()
+        for extra in playoffs:
+            if len(top) == 1 or state.ruleset.boston_tie == SPLIT:
+                raise IllegalEvent(
+                    "sheet.playoff_not_due", "No tie is played off here, so no play-off is due."
+                )
+            if not _is_scores(extra, len(top)):
+                raise IllegalEvent(
+                    "event.bad_data",
+                    f"A play-off lists {len(top)} scores, one for each of seats "
+                    f"{', '.join(map(str, top))} in playing order.",
+                    field="playoffs",
+                )
+            played += tuple(extra)
+            top = top_seats(dict(zip(top, extra, strict=True)), first, state.seats)
+        if len(top) > 1 and state.ruleset.boston_tie == PLAYOFF:
+            raise IllegalEvent(
+                "sheet.playoff_missing",
+                f"Seats {', '.join(map(str, top))} tie for the pot: give their play-off scores.",
+                seats=list(top),
+            )
+        return tuple(sorted(top)), played
+
+
+def session_chips(state: ScoredMatchState) -> tuple[list[int], int]:
+    """Each seat's chip net over the session's rounds, and the chips left in the pot."""
+    nets = [0] * state.seats
+    left = 0
+    for entry in state.entries:
+        round_nets, left = _round_chips(state, entry, left)
+        nets = [a + b for a, b in zip(nets, round_nets, strict=True)]
+    return nets, left
+
+
+def _round_chips(state: ScoredMatchState, entry: GameEntry, carried: int) -> tuple[list[int], int]:
+    """A live round's chips as its own ledger gives them; a sheet round's from its winners."""
+    report = entry.report
+    nets, left = report.get("nets"), report.get("pot_left")
+    if _is_scores(nets, state.seats) and _is_int(left):
+        return list(nets), int(left)  # type: ignore[arg-type]
+    ante = state.ruleset.ante_chips
+    shares, left = share_pot(carried + ante * state.seats, len(entry.winners))
+    won = dict(zip(entry.winners, shares, strict=True))
+    return [won.get(seat, 0) - ante for seat in range(state.seats)], left
+
+
+def _payments(nets: Sequence[int]) -> list[tuple[int, int, int]]:
+    """Who hands whom how many chips: each loser's chips go to the winners in seat order."""
+    owed = {seat: -net for seat, net in enumerate(nets) if net < 0}
+    payments = []
+    for winner, due in ((seat, net) for seat, net in enumerate(nets) if net > 0):
+        for loser in owed:
+            amount = min(due, owed[loser])
+            if amount:
+                payments.append((loser, winner, amount))
+                owed[loser] -= amount
+                due -= amount
+    return payments
+
+
+GOING_TO_BOSTON = BostonRules(BOSTON, "Going to Boston", boston_score)
+MULTIPLICATION_RULES = BostonRules(MULTIPLICATION, "Multiplication", multiplication_score)
+
+SUMS = frozenset(range(3, 19))
+PRODUCTS = frozenset((a + b) * c for a in range(1, 7) for b in range(1, 7) for c in range(1, 7))
+BOSTON_MATCH = BostonSession(GOING_TO_BOSTON, SUMS)
+MULTIPLICATION_MATCH = BostonSession(MULTIPLICATION_RULES, PRODUCTS)

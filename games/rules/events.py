@@ -1,0 +1,30 @@
+"""Event type names used by more than one game, or by a game and the service (RULES.md 0.4).
+
+A name that one game alone records stays in that game's module; a name shared is defined here
+once, so ``dice.thrown`` or ``move.undone`` has one spelling and one constant in the house.
+Schema versions and upcasters belong to the write side (``games.events``), not to the rules.
+"""
+
+from __future__ import annotations
+
+# Written by the service: the first event of every stream, and what a match is told.
+GAME_STARTED = "game.started"
+MATCH_STARTED = "match.started"
+GAME_FINISHED = "game.finished"
+MATCH_RATED = "match.rated"
+MATCH_SETTLED = "match.settled"
+
+# Recorded at the table, in every game or in a family's games.
+UNDO = "move.undone"
+GAME_SCORED = "game.scored"
+ORDER_DRAWN = "order.drawn"
+TAKEN_OFF = "pawn.taken_off"
+JUMPED = "pawn.jumped"
+REMOVED = "pawns.removed"
+SCARNEY_CALLED = "game.scarney_called"
+THROWN = "dice.thrown"
+STOOD = "shooter.stood"
+DOUBLE_DOWN = "double_down.called"
+
+# Events a client may never record: the service writes them itself.
+SERVICE_ONLY = frozenset({GAME_STARTED, MATCH_STARTED, GAME_FINISHED, MATCH_RATED, MATCH_SETTLED})

@@ -1,0 +1,196 @@
+"""Scarney Put-and-Take Dice (``scarney-put-and-take``): RULES.md section 11.
+
+Three Scarney dice and a running pot. Every seated player antes; the shooter throws until a put
+passes the dice to his left; takes draw chips from the pot, puts pay into it, a Scarney (three of
+a kind) wins it and ends the round. A pot left with five chips or fewer after a take is refilled
+by a fresh ante from everyone; a take larger than the pot empties it and ends the round.
+
+One game stream is one whole *session*: RULES.md 11.7's state machine goes from ``ROUND_OVER``
+straight to the next ``round.anted``, so the rounds live inside the stream and the nets are the
+session's (RULES.md 0.2, 0.8 "running pot"). The match format is therefore one game per match:
+the session, settled by each player's net chips. Events beyond API.md's (suggested names, 0.5):
+``seating.thrown {"faces"}`` (11.2's seating throws, optional, before the first round),
+``round.anted {}``, ``player.left {"seat"}`` / ``player.joined {"seat"}`` (D-PT-9, between
+rounds) and ``session.ended {}`` (mid-round it abandons the round and returns the pot, D-PT-5).
+The stream's seat numbers never change; the seating throws give the clockwise turn order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count
+from games.rules.dice import number_total
+from games.rules.errors import BadSetup
+from games.rules.events import DOUBLE_DOWN, THROWN
+from games.rules.put_and_take.play import (
+    HANDLERS,
+    may_throw_for_seats,
+    seating_incomplete,
+    seating_thrower,
+)
+from games.rules.put_and_take.state import (
+    ANTED,
+    DICE,
+    ENDED,
+    EVENT_TYPES,
+    JOINED,
+    KIND,
+    LEFT,
+    MAX_SEATS,
+    OVER,
+    SEATING,
+    SEATING_THROWN,
+    SHOOTING,
+    TAKE,
+    Ruleset,
+    Seating,
+    State,
+    Throw,
+    checked_ruleset,
+    nets,
+    seated_from,
+)
+
+
+class PutAndTakeRules:
+    """The rule engine of ``scarney-put-and-take`` (the ``Rules`` protocol of games.rules.base)."""
+
+    kind = KIND
+    ruleset_type: type[Any] = Ruleset
+    min_seats = 2
+    max_seats = MAX_SEATS
+
+    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
+        """A session before its first round; seat 0 shoots first unless seats are thrown for."""
+        check_seat_count(self, seats, "Put-and-Take")
+        if setup is not None and not isinstance(setup, Mapping):
+            raise BadSetup("setup.not_an_object", "The setup must be a JSON object.")
+        if setup:
+            keys = ", ".join(sorted(str(key) for key in setup))
+            raise BadSetup("setup.unknown_key", f"Put-and-Take takes no setup; {keys} is unknown.")
+        rules = checked_ruleset(ruleset)
+        return State(rules, seats, tuple(range(seats)), seat_nets=(0,) * seats)
+
+    def apply(self, state: State, move: Move) -> State:
+        """The state after ``move``, or IllegalEvent with a RULES.md 11.7 refusal code."""
+        over = "The session is over: no move can be recorded."
+        check_move(move, EVENT_TYPES, "Put-and-Take", state.phase == OVER, over)
+        if state.phase == SEATING and move.type not in (SEATING_THROWN, ENDED):
+            raise seating_incomplete(state)
+        return HANDLERS[move.type](state, move)
+
+    def expected(self, state: State) -> list[str]:
+        """Event types the table may record next."""
+        if state.phase == SEATING:
+            return [SEATING_THROWN, ENDED]
+        if state.phase == SHOOTING:
+            return [THROWN, ENDED] if state.doubled else [THROWN, DOUBLE_DOWN, ENDED]
+        if state.phase == OVER:
+            return []
+        between = [ANTED, LEFT, JOINED, ENDED] if state.away else [ANTED, LEFT, ENDED]
+        return [SEATING_THROWN, *between] if may_throw_for_seats(state) else between
+
+    def legal_events(self, state: State) -> list[Move] | None:
+        """None while the dice decide; no moves once the session is over."""
+        return [] if state.phase == OVER else None
+
+    def current_player(self, state: State) -> int | None:
+        """The shooter; between rounds the next round's first shooter; the seating thrower."""
+        if state.phase == SHOOTING:
+            return state.shooter
+        if state.phase == SEATING:
+            assert state.seating is not None
+            return seating_thrower(state.seating)
+        if state.phase == OVER:
+            return None
+        return seated_from(state, state.next_first)
+
+    def is_terminal(self, state: State) -> bool:
+        return state.phase == OVER
+
+    def scores(self, state: State) -> tuple[SeatScore, ...]:
+        """Each seat's net chips so far (its points)."""
+        return tuple(SeatScore(seat, net) for seat, net in enumerate(nets(state)))
+
+    def result(self, state: State) -> Result | None:
+        """Once the session ends: the nets, and the seats with the best net."""
+        if state.phase != OVER:
+            return None
+        scores = self.scores(state)
+        best = max(score.points for score in scores)
+        return Result(scores, tuple(s.seat for s in scores if s.points == best))
+
+    def view(self, state: State) -> dict[str, Any]:
+        return {
+            "phase": state.phase,
+            "dice": _dice_view(state),
+            "pot": {"balance": state.balance, "nets": nets(state)},
+        }
+
+    def pot_ledger(self, state: State) -> list[dict[str, Any]]:
+        """Every chip movement so far, in order (into the pot positive)."""
+        rows = state.ledger.rows()
+        return [{"kind": kind, "seat": seat, "chips": chips} for kind, seat, chips in rows]
+
+    def match_report(self, state: State) -> dict[str, Any]:
+        """What the session's match needs beyond the nets: rounds played and how they ended."""
+        return {
+            "rounds": state.round,
+            "abandoned": any(end.how == "abandoned" for end in state.rounds),
+        }
+
+
+# --- the view ------------------------------------------------------------------------------------
+
+
+def _dice_view(state: State) -> dict[str, Any]:
+    """Whose throw, how many dice, whether double down is open, the round's throws itemised.
+
+    The throws are those of the round under way, or of the round just over until the next
+    antes; earlier rounds show as their ends (``rounds``).
+    """
+    shooting = state.phase == SHOOTING
+    return {
+        "round": state.round,
+        "shooter": state.shooter,
+        "first_shooter": state.first_shooter if state.round else None,
+        "throwing_for": "seating" if state.phase == SEATING else "round" if shooting else None,
+        "thrower": PUT_AND_TAKE.current_player(state) if state.phase == SEATING else state.shooter,
+        "in_cup": DICE if state.phase in (SEATING, SHOOTING) else 0,
+        "double_down": {"open": shooting and not state.doubled, "called": state.doubled},
+        "order": list(state.order),
+        "away": sorted(state.away),
+        "throws": [_throw_view(throw) for throw in state.throws],
+        "rounds": [end._asdict() for end in state.rounds],
+        "seating": None if state.seating is None else _seating_view(state.seating),
+    }
+
+
+def _throw_view(throw: Throw) -> dict[str, Any]:
+    return {
+        "round": throw.round,
+        "seat": throw.seat,
+        "faces": list(throw.faces),
+        "class": throw.kind,
+        "push": throw.kind == TAKE and throw.asked == 0,
+        "doubled": throw.doubled,
+        "asked": throw.asked,
+        "chips": throw.chips,
+        "refill": throw.refill,
+        "short": throw.short,
+    }
+
+
+def _seating_view(seating: Seating) -> dict[str, Any]:
+    return {
+        "groups": [list(group) for group in seating.groups],
+        "throws": [
+            {"seat": seat, "faces": list(faces), "total": number_total(faces)}
+            for seat, faces in seating.throws
+        ],
+    }
+
+
+PUT_AND_TAKE = PutAndTakeRules()

@@ -1,0 +1,298 @@
+"""Scarney 3000 (``scarney-3000``) and Partnership Scarney 3000 (``partnership-scarney-3000``).
+
+RULES.md sections 9 and 10 (seed ``002_e33c43dc86c80c1e.txt``), dice of section 1.3. Five Scarney
+dice; a turn is a run of throws: dead dice score 50 each (three or more are a bonus hand), three or
+more of a number are a bonus hand that a dead die must confirm, a throw with neither busts the turn.
+Scoring dice are set aside; when all five have scored, all five are thrown again. A shooter holding
+200 confirmed points may stand; the first to stand at the target (3000) wins and collects the
+difference from each loser (RULES.md 0.8). In the partnership game "We" and "They" add their
+partners' turns, and each winning partner collects the side difference from his paired loser.
+
+One game is a whole match: its format (a :class:`~games.rules.matches.ScoredMatch`) settles it and
+takes finished sheets, entered turn by turn in seating order (Appendix B.4, C.4).
+
+Events: ``dice.thrown {"faces": [...]}`` and ``shooter.stood {}``, each may name its ``"seat"``.
+Setup: ``first_shooter`` (seat 0 by default) or ``seating_throws: true`` (RULES.md 0.5, 7.2: the
+seats throw five dice, highest number total first, ties thrown again); the partnership game takes
+``teams`` (alternate seats, "We" first) or ``partner_throws: true`` (8.1, D-PSD-1). Sheet:
+``game.scored {"turns": [[per seat], ...], "cumulative"?: same shape, "scores"?: [per seat]}``,
+a row per round in seating order, 0 (or null) for a bust or no turn.
+Refusals: ``throw.bad_face``, ``throw.wrong_dice_count``, ``stand.below_minimum``,
+``stand.unconfirmed_bonus``, ``turn.over``, ``turn.not_your_turn``, ``seating.throws_due``,
+``game.over``, ``event.*``; setup ``game.bad_seats``, ``setup.*`` (``bad_teams``,
+``teams_not_alternating``, ``conflict``, ``bad_value``, ``unknown_key``); sheets
+``score.not_multiple_of_50``, ``score.below_minimum`` (lenient: warnings),
+``sheet.cumulative_mismatch``, ``sheet.total_mismatch``, ``sheet.turn_not_due``,
+``sheet.game_unfinished``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from games.rules.base import Move, Result, SeatScore, check_seat_count, make_ruleset
+from games.rules.dice import number_total, read_faces, setup_first_shooter, setup_flag
+from games.rules.errors import BadSetup, IllegalEvent
+from games.rules.events import STOOD, THROWN
+from games.rules.scarney_3000.play import (
+    DRAWING,
+    MAY_STAND,
+    MUST_THROW,
+    OVER,
+    Draw,
+    DrawThrow,
+    State,
+    apply_stand,
+    apply_throw,
+    check_move,
+    is_int,
+    split_group,
+    start_play,
+    totals,
+)
+from games.rules.scarney_3000.scoring import DICE, Ruleset
+from games.rules.scarney_3000.view import (
+    dice_view,
+    report_of,
+    seat_score,
+    sheet_view,
+    sides_view,
+)
+
+KIND = "scarney-3000"
+PARTNERSHIP_KIND = "partnership-scarney-3000"
+
+
+# --- the rule engine -----------------------------------------------------------------------------
+
+
+class Scarney3000Rules:
+    """The rule engine of ``scarney-3000`` (the ``Rules`` protocol of games.rules.base)."""
+
+    kind = KIND
+    ruleset_type: type[Any] = Ruleset
+    min_seats = 2
+    max_seats = 16
+    name = "Scarney 3000"
+
+    SETUP_KEYS: ClassVar[frozenset[str]] = frozenset({"first_shooter", "seating_throws"})
+    DRAW_KEY = "seating_throws"
+
+    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
+        """Seat 0 (or ``first_shooter``) shoots first, unless the draw is to be recorded."""
+        rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
+        self._check_seats(seats)
+        setup = _setup_of(setup)
+        _refuse_unknown_setup(setup, self.SETUP_KEYS, self.name)
+        state = State(seats=seats, ruleset=rules, teams=self._teams(setup, seats))
+        if setup_flag(setup, self.DRAW_KEY):
+            if "first_shooter" in setup:
+                raise BadSetup(
+                    "setup.conflict", f"Give either first_shooter or {self.DRAW_KEY}, not both."
+                )
+            everyone = tuple(range(seats))
+            draw = Draw((everyone,), 0, everyone)
+            return dataclasses.replace(state, phase=DRAWING, draw=draw, order=everyone)
+        first = setup_first_shooter(setup, seats)
+        return start_play(state, tuple((first + i) % seats for i in range(seats)))
+
+    def _check_seats(self, seats: int) -> None:
+        check_seat_count(self, seats, self.name)
+
+    def _teams(self, setup: Mapping[str, Any], seats: int) -> tuple[tuple[int, ...], ...]:
+        return ()
+
+    def apply(self, state: State, move: Move) -> State:
+        """The state after a throw or a stand, or IllegalEvent with a RULES.md 9.3 code."""
+        check_move(state, move, self.name)
+        if state.draw is not None:
+            return self._draw_throw(state, state.draw, move)
+        if move.type == THROWN:
+            return apply_throw(state, move)
+        return apply_stand(state)
+
+    def expected(self, state: State) -> list[str]:
+        phases = {DRAWING: [THROWN], MUST_THROW: [THROWN], MAY_STAND: [THROWN, STOOD]}
+        return phases.get(state.phase, [])
+
+    def legal_events(self, state: State) -> list[Move] | None:
+        """None: the dice decide what is thrown; the table records it."""
+        return None
+
+    def current_player(self, state: State) -> int | None:
+        return None if state.phase == OVER else state.shooter
+
+    def is_terminal(self, state: State) -> bool:
+        return state.phase == OVER
+
+    def scores(self, state: State) -> tuple[SeatScore, ...]:
+        """Each seat's entered turns summed; bonus hands itemised as awards."""
+        return tuple(seat_score(state, seat) for seat in range(state.seats))
+
+    def result(self, state: State) -> Result | None:
+        if state.phase != OVER:
+            return None
+        return Result(self.scores(state), winners=state.winners)
+
+    def view(self, state: State) -> dict[str, Any]:
+        view: dict[str, Any] = {
+            "dice": dice_view(state),
+            "target": state.ruleset.s3000_target,
+            "totals": totals(state),
+            "sheet": sheet_view(state),
+        }
+        if state.teams:
+            view["sides"] = sides_view(state)
+        return view
+
+    def match_report(self, state: State) -> dict[str, Any]:
+        """Every turn in order (busts as 0), the order of play and the sides, for the match."""
+        return report_of(state)
+
+    # --- seating throws (RULES.md 7.2 by 9.1; partner throws 8.1 by 10) ---
+
+    def _draw_throw(self, state: State, draw: Draw, move: Move) -> State:
+        if move.type != THROWN:
+            raise IllegalEvent(
+                "seating.throws_due",
+                f"The {self.DRAW_KEY.replace('_', ' ')} come first: seat {state.shooter} "
+                "throws the five dice next.",
+                seat=state.shooter,
+            )
+        faces = read_faces(move.data, DICE)
+        throw = DrawThrow(state.shooter, faces, number_total(faces))
+        draw = dataclasses.replace(draw, pending=draw.pending[1:], throws=(*draw.throws, throw))
+        if draw.pending:
+            return dataclasses.replace(state, draw=draw, shooter=draw.pending[0])
+        ranking = split_group(draw)
+        for index, group in enumerate(ranking):
+            if self._needs_rethrow(ranking, index, state.seats):
+                again = Draw(ranking, index, group, draw.throws)
+                return dataclasses.replace(state, draw=again, shooter=group[0])
+        seated = dataclasses.replace(state, draw=None, draw_throws=draw.throws)
+        return self._seated(seated, ranking)
+
+    def _needs_rethrow(self, ranking: tuple[tuple[int, ...], ...], index: int, seats: int) -> bool:
+        """Every tie is thrown again among the tied players (D-SSD-9)."""
+        return len(ranking[index]) > 1
+
+    def _seated(self, state: State, ranking: tuple[tuple[int, ...], ...]) -> State:
+        """The highest total shoots first, the next highest on his left, and so on (7.2)."""
+        return start_play(state, tuple(seat for group in ranking for seat in group))
+
+
+class PartnershipScarney3000Rules(Scarney3000Rules):
+    """The rule engine of ``partnership-scarney-3000``: two sides of alternate seats (§10)."""
+
+    kind = PARTNERSHIP_KIND
+    min_seats = 4
+    max_seats = 6
+    name = "Partnership Scarney 3000"
+
+    SETUP_KEYS = frozenset({"teams", "first_shooter", "partner_throws"})
+    DRAW_KEY = "partner_throws"
+
+    def _check_seats(self, seats: int) -> None:
+        if seats not in (4, 6):
+            raise BadSetup(
+                "game.bad_seats",
+                f"{self.name} is played two against two or three against three, not by {seats}.",
+                seats=seats,
+            )
+
+    def _teams(self, setup: Mapping[str, Any], seats: int) -> tuple[tuple[int, ...], ...]:
+        """The setup's sides, alternate seats by default; none yet if partner throws form them."""
+        if setup.get("partner_throws") is True:
+            if setup.get("teams"):
+                raise BadSetup(
+                    "setup.conflict", "Give either the teams or partner_throws, not both."
+                )
+            return ()
+        return read_teams(setup.get("teams"), seats, "setup")
+
+    def _needs_rethrow(self, ranking: tuple[tuple[int, ...], ...], index: int, seats: int) -> bool:
+        """Only a tie for the highest total or across the sides' split is thrown again (D-PSD-1)."""
+        group = ranking[index]
+        start = sum(len(g) for g in ranking[:index])
+        split = seats // 2
+        return len(group) > 1 and (start == 0 or start < split < start + len(group))
+
+    def _seated(self, state: State, ranking: tuple[tuple[int, ...], ...]) -> State:
+        """The highest totals are one side ("We"); partners alternate, the highest first (§10)."""
+        ranked = [seat for group in ranking for seat in group]
+        split = state.seats // 2
+        high, low = ranked[:split], ranked[split:]
+        order = tuple(seat for pair in zip(high, low, strict=True) for seat in pair)
+        teams = (tuple(sorted(high)), tuple(sorted(low)))
+        return start_play(dataclasses.replace(state, teams=teams), order)
+
+
+def _setup_of(setup: Any) -> Mapping[str, Any]:
+    if setup is None:
+        return {}
+    if not isinstance(setup, Mapping):
+        raise BadSetup("setup.not_an_object", "The setup must be a JSON object.")
+    return setup
+
+
+def _refuse_unknown_setup(setup: Mapping[str, Any], known: frozenset[str], name: str) -> None:
+    unknown = sorted(str(key) for key in setup if key not in known)
+    if unknown:
+        takes = f"only {', '.join(sorted(known))}" if known else "nothing"
+        raise BadSetup(
+            "setup.unknown_key",
+            f"{name}'s setup takes {takes}; {', '.join(unknown)} is unknown.",
+            keys=unknown,
+        )
+
+
+def alternate_sides(seats: int) -> tuple[tuple[int, ...], ...]:
+    """Partners sit alternately: the even seats ("We") against the odd."""
+    return (tuple(range(0, seats, 2)), tuple(range(1, seats, 2)))
+
+
+def read_teams(teams: Any, seats: int, scope: str) -> tuple[tuple[int, ...], ...]:
+    """The two sides, in the order given ("We" first); partners sit alternately (§10).
+
+    None or empty gives the seating's own sides, the even seats against the odd.
+    """
+    if not teams:
+        return alternate_sides(seats)
+    sides = read_sides(teams, seats, scope)
+    if set(sides) != set(alternate_sides(seats)):
+        evens, odds = alternate_sides(seats)
+        raise BadSetup(
+            f"{scope}.teams_not_alternating",
+            f"Partners sit alternately: with {seats} players the sides are seats "
+            f"{list(evens)} and {list(odds)}, not {[list(s) for s in sides]}.",
+            teams=[list(s) for s in sides],
+        )
+    return sides
+
+
+def read_sides(teams: Any, seats: int, scope: str) -> tuple[tuple[int, ...], ...]:
+    """Two sides of equal size holding every seat once (partner throws may seat them anyhow)."""
+    if (
+        not isinstance(teams, list | tuple)
+        or len(teams) != 2
+        or not all(isinstance(team, list | tuple) for team in teams)
+        or not all(is_int(seat) for team in teams for seat in team)
+    ):
+        raise BadSetup(
+            f"{scope}.bad_teams",
+            "'teams' must list two sides of seat numbers, e.g. [[0, 2], [1, 3]].",
+        )
+    sides = tuple(tuple(sorted(team)) for team in teams)
+    if len(sides[0]) != len(sides[1]) or sorted(sides[0] + sides[1]) != list(range(seats)):
+        raise BadSetup(
+            f"{scope}.bad_teams",
+            f"The two sides must share the seats 0 to {seats - 1}, each once, "
+            f"not {[list(side) for side in sides]}.",
+        )
+    return sides
+
+
+SCARNEY_3000 = Scarney3000Rules()
+PARTNERSHIP_SCARNEY_3000 = PartnershipScarney3000Rules()

@@ -1,0 +1,184 @@
+"""Scarney 3000's scores and views: bonus hands itemised, the dice, the throws, the sheet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.rules.base import BonusAward, SeatScore
+from games.rules.dice import DEAD
+from games.rules.scarney_3000.play import (
+    MAY_STAND,
+    MUST_THROW,
+    OVER,
+    State,
+    Turn,
+    contestant_totals,
+)
+from games.rules.scarney_3000.scoring import (
+    BUST,
+    DICE,
+    MINIMUM,
+    SCORED,
+    UNCONFIRMED,
+    Throw,
+    hand_name,
+)
+
+SIDE_NAMES = ("We", "They")
+
+
+def seat_score(state: State, seat: int) -> SeatScore:
+    """Points are the turn scores less their bonus hands, which are itemised."""
+    entered = [turn for turn in state.turns if turn.seat == seat]
+    bonuses = tuple(
+        award
+        for number, turn in enumerate(entered, start=1)
+        if turn.score
+        for award in turn_bonuses(turn, number)
+    )
+    total = sum(turn.score for turn in entered)
+    return SeatScore(seat, total - sum(award.points for award in bonuses), bonuses)
+
+
+def turn_bonuses(turn: Turn, number: int) -> tuple[BonusAward, ...]:
+    """The bonus hands of an entered turn; all were confirmed, as no one stands on pending.
+
+    The kind names the hand (``three_6s``, ``four_dead_dice``): one kind has one value in a
+    game, so a seat's awards of one kind are identical rows on the read side.
+    """
+    awards = []
+    for throw in turn.throws:
+        hands = [(DEAD, throw.dead, throw.dead_points, "")] if throw.dead >= 3 else []
+        if throw.bonus_face:
+            hands.append((throw.bonus_face, throw.bonus_dice, throw.bonus_points, " confirmed"))
+        for face, count, points, confirmed in hands:
+            name = hand_name(face, count)
+            why = f"{name}{confirmed}, turn {number}"
+            awards.append(BonusAward(name.replace(" ", "_"), points, why, (face,) * count))
+    return tuple(awards)
+
+
+def dice_view(state: State) -> dict[str, Any]:
+    """Whose throw, the dice in the cup and set aside, the turn's points, every throw itemised."""
+    over = state.phase == OVER
+    return {
+        "phase": state.phase,
+        "shooter": None if over else state.shooter,
+        "in_cup": 0 if over else state.in_cup,
+        "set_aside": list(set_aside(state.throws)),
+        "may_stand": state.phase == MAY_STAND,
+        "must_throw": state.phase == MUST_THROW,
+        "turn_points": state.banked,
+        "pending": state.pending,
+        "minimum": MINIMUM,
+        "throws": throws_view(state.throws),
+        "closing": None if state.closing is None else list(state.closing),
+        "order": list(state.order),
+        "draw": draw_view(state),
+        "last_turn": last_turn_view(state),
+    }
+
+
+def last_turn_view(state: State) -> dict[str, Any] | None:
+    """The turn just ended, so the table sees how a bust (or a stand) came about."""
+    if not state.turns:
+        return None
+    turn = state.turns[-1]
+    return {"seat": turn.seat, "score": turn.score, "throws": throws_view(turn.throws)}
+
+
+def draw_view(state: State) -> dict[str, Any] | None:
+    """The seating (partner) throws: every throw, and while they go on, who throws and why."""
+    draw = state.draw
+    throws = draw.throws if draw is not None else state.draw_throws
+    if draw is None and not throws:
+        return None
+    return {
+        "throws": [{"seat": t.seat, "faces": list(t.faces), "total": t.total} for t in throws],
+        "ranking": None if draw is None else [list(group) for group in draw.ranking],
+        "throwing": None if draw is None else list(draw.pending),
+    }
+
+
+def report_of(state: State) -> dict[str, Any]:
+    """What the match keeps of a game: every turn (busts 0), the order of play, the sides."""
+    return {
+        "turns": [[turn.seat, turn.score] for turn in state.turns],
+        "order": list(state.order),
+        "sides": [list(team) for team in state.teams],
+    }
+
+
+def set_aside(throws: Sequence[Throw]) -> tuple[str, ...]:
+    """The scoring dice put aside since the cup was last full (all five scored: all go back)."""
+    aside: tuple[str, ...] = ()
+    for throw in throws:
+        aside = (*aside, *throw.scoring_faces)
+        if len(aside) == DICE:
+            aside = ()
+    return aside
+
+
+def throws_view(throws: Sequence[Throw]) -> list[dict[str, Any]]:
+    """Each throw's parts: dead dice, bust numbers, the number bonus, what it confirmed."""
+    rows = []
+    banked = pending = 0
+    for throw in throws:
+        banked = banked + throw.points if throw.outcome == SCORED else banked
+        pending = pending + throw.bonus_points if throw.outcome == UNCONFIRMED else 0
+        if throw.outcome == BUST:
+            banked = 0
+        rows.append(throw_view(throw, banked, pending))
+    return rows
+
+
+def throw_view(throw: Throw, banked: int, pending: int) -> dict[str, Any]:
+    bonus_status = {SCORED: "confirmed", UNCONFIRMED: "pending", BUST: "lost"}[throw.outcome]
+    numbers = [f for f in throw.faces if f != DEAD and f != throw.bonus_face]
+    return {
+        "faces": list(throw.faces),
+        "outcome": throw.outcome,
+        "dead_dice": {
+            "count": throw.dead,
+            "points": throw.dead_points,
+            "bonus": throw.dead >= 3,
+        },
+        "numbers": {"faces": numbers, "points": 0},
+        "number_bonus": None
+        if throw.bonus_face is None
+        else {
+            "hand": hand_name(throw.bonus_face, throw.bonus_dice),
+            "faces": [throw.bonus_face] * throw.bonus_dice,
+            "points": throw.bonus_points,
+            "status": bonus_status,
+        },
+        "confirmation": throw.confirmed,
+        "points": throw.points,
+        "turn_points": banked,
+        "pending": pending,
+    }
+
+
+def sheet_view(state: State) -> list[dict[str, Any]]:
+    """Each seat's column as on the book's sheet: scoring turns, "score - cumulative"."""
+    columns = []
+    for seat in range(state.seats):
+        running = 0
+        entries = []
+        for turn in state.turns:
+            if turn.seat == seat and turn.score:
+                running += turn.score
+                entries.append({"score": turn.score, "cumulative": running})
+        columns.append({"seat": seat, "entries": entries, "total": running})
+    return columns
+
+
+def sides_view(state: State) -> list[dict[str, Any]]:
+    """The "We" and "They" columns: each side's seats and total."""
+    return [
+        {"name": name, "seats": list(group), "total": total}
+        for name, group, total in zip(
+            SIDE_NAMES, state.teams, contestant_totals(state), strict=True
+        )
+    ]

@@ -1,0 +1,332 @@
+"""High-Low Scarney (``high-low-scarney``): RULES.md section 5, one game of the match.
+
+Two players. The starter chooses two colours and places first (as in Singles), then moves first.
+In turn each removes a single pawn, or a pair or triple of one colour lying in one row or column
+with no pawn of another colour between them, never the last pawn on the board (5.4). When one
+pawn is left the game is over: a 3- or 4-spot last pawn wins for the player who moved last, a 1-
+or 2-spot pawn loses for him (5.5). The winner scores the spots he removed, doubled if the last
+pawn is black; the loser scores 0 (5.6).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, ClassVar
+
+from games.rules.base import Move, Result, SeatScore, make_ruleset
+from games.rules.errors import BadSetup, IllegalEvent
+from games.rules.events import REMOVED
+from games.rules.scarney_board import placing
+from games.rules.scarney_board.board import (
+    COLOURS,
+    EMPTY_BOARD,
+    LINES,
+    Board,
+    board_as_dict,
+    circle_name,
+    colour_of,
+    occupied,
+    parse_circle,
+    pawn_at,
+    spots_of,
+)
+from games.rules.scarney_board.placing import CHOOSING, PLACING, Sides
+from games.rules.scarney_board.solve import duel
+
+KIND = "high-low-scarney"
+NAME = "High-Low Scarney"
+
+PLAY, OVER = "play", "over"
+
+EVENT_TYPES = placing.EVENT_TYPES | {REMOVED}
+SETUP_KEYS = frozenset({"starter", "position", "to_move"})
+
+MOST_AT_ONCE = 3  # a single, a pair or a triple
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """High-Low Scarney has no house rule of its own (RULES.md Appendix E) but the sheet check."""
+
+    ALLOWED: ClassVar[Mapping[str, tuple[object, ...]]] = {
+        "sheet_entry_validation": ("strict", "lenient"),
+    }
+
+    sheet_entry_validation: str = "strict"
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """One game: phase, roles, board, each seat's pile of removed pawns, and whose turn."""
+
+    phase: str
+    sides: Sides  # first: the starter
+    board: Board = EMPTY_BOARD
+    piles: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    to_move: int = 0  # the seat to remove (PLAY only)
+    last_mover: int | None = None
+    ruleset: Ruleset = field(default_factory=Ruleset)
+    study: bool = False
+
+    @property
+    def starter(self) -> int:
+        return self.sides.first
+
+    @property
+    def last_pawn(self) -> str | None:
+        """The pawn left on the board once the game is over."""
+        left = occupied(self.board)
+        return left[0][1] if self.phase == OVER and len(left) == 1 else None
+
+
+class HighLowRules:
+    """The rule engine of ``high-low-scarney`` (the ``Rules`` protocol of games.rules.base)."""
+
+    kind = KIND
+    ruleset_type: type[Any] = Ruleset
+    min_seats = 2
+    max_seats = 2
+
+    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
+        """The starter's colour choice, or a study position (a trap) with the player to move."""
+        placing.check_two_seats(seats, NAME)
+        rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
+        given = placing.read_setup(setup, SETUP_KEYS, NAME)
+        starter = placing.setup_seat(given, "starter", 0, 2)
+        sides = Sides(starter, 1 - starter)
+        # A game ends with one pawn left, so a position needs two for a move to be made.
+        position = placing.setup_position(given, fewest=2)
+        if position is None:
+            if given.get("to_move") is not None:
+                raise BadSetup(
+                    "setup.to_move_without_position",
+                    "'to_move' is given only with a study position; a placed game starts with "
+                    "the starter.",
+                )
+            return State(CHOOSING, sides, ruleset=rules)
+        to_move = placing.setup_seat(given, "to_move", starter, 2)
+        return State(PLAY, sides, position, to_move=to_move, ruleset=rules, study=True)
+
+    def apply(self, state: State, move: Move) -> State:
+        """The state after ``move``, or IllegalEvent with a RULES.md 5.4 refusal code."""
+        placing.check_event(move, EVENT_TYPES, NAME, state.phase == OVER)
+        if state.phase in (CHOOSING, PLACING):
+            sides, board = placing.apply(state.sides, state.board, move)
+            phase = placing.phase(sides, board) or PLAY
+            # Play alternates, starter first (5.3).
+            return dataclasses.replace(
+                state, phase=phase, sides=sides, board=board, to_move=state.starter
+            )
+        if move.type != REMOVED:
+            raise placing.refusal_after_placing(move, state.study)
+        return _remove(state, read_circles(move.data))
+
+    def expected(self, state: State) -> list[str]:
+        if state.phase in (CHOOSING, PLACING):
+            return placing.expected(state.sides, state.board)
+        return [REMOVED] if state.phase == PLAY else []
+
+    def legal_events(self, state: State) -> list[Move]:
+        """Every colour choice, placement, or removal of a single, a pair or a triple."""
+        if state.phase in (CHOOSING, PLACING):
+            return placing.legal_moves(state.sides, state.board)
+        if state.phase == PLAY:
+            return [Move(REMOVED, {"circles": list(c)}) for c in legal_removals(state.board)]
+        return []
+
+    def current_player(self, state: State) -> int | None:
+        if state.phase in (CHOOSING, PLACING):
+            return placing.on_turn(state.sides, state.board)
+        return state.to_move if state.phase == PLAY else None
+
+    def is_terminal(self, state: State) -> bool:
+        return state.phase == OVER
+
+    def scores(self, state: State) -> tuple[SeatScore, ...]:
+        """Nothing until the end; then the winner's pile, doubled on a black last pawn (5.6)."""
+        winner = game_winner(state)
+        return tuple(
+            SeatScore(seat, winner_score(state) if seat == winner else 0) for seat in (0, 1)
+        )
+
+    def result(self, state: State) -> Result | None:
+        winner = game_winner(state)
+        if winner is None:
+            return None
+        return Result(self.scores(state), winners=(winner,))
+
+    def analyse(self, states: Sequence[State]) -> dict[str, Any]:
+        """Who wins from the position with best play, and a line (Analysable)."""
+        return duel.analyse(self, states[-1])
+
+    def view(self, state: State) -> dict[str, Any]:
+        last = state.last_pawn
+        return {
+            "board": board_as_dict(state.board),
+            "phase": state.phase,
+            "roles": {"starter": state.starter},
+            "to_move": self.current_player(state),
+            **placing.view(state.sides, state.board, 2),
+            "credited": [list(pile) for pile in state.piles],
+            "spots_removed": [sum(spots_of(p) for p in pile) for pile in state.piles],
+            "last_mover": state.last_mover,
+            "last_pawn": last,
+            "doubled": last is not None and colour_of(last) == "B",
+        }
+
+    def match_report(self, state: State) -> dict[str, Any]:
+        """The starter, the last pawn and who moved last (the match needs them, 5.3 and 5.5)."""
+        return {
+            "starter": state.starter,
+            "last_pawn": state.last_pawn,
+            "last_mover": state.last_mover,
+        }
+
+
+# --- reading and checking a removal (RULES.md 5.4) ----------------------------------------------
+
+
+def read_circles(data: Mapping[str, Any]) -> tuple[int, ...]:
+    """The circles of ``pawns.removed``, each given as ``"C7"`` or ``7``."""
+    given = data.get("circles")
+    if not isinstance(given, list):
+        raise IllegalEvent(
+            "event.bad_data",
+            "pawns.removed needs 'circles', a list of circles such as [\"C5\", 6].",
+            field="circles",
+        )
+    if any(isinstance(c, bool) or not isinstance(c, int | str) for c in given):
+        raise IllegalEvent(
+            "event.bad_data",
+            "Each of 'circles' of pawns.removed must be a circle such as \"C7\" or 7.",
+            field="circles",
+        )
+    return tuple(parse_circle(c) for c in given)
+
+
+def check_removal(board: Board, circles: Sequence[int]) -> tuple[str, ...]:
+    """The pawns on ``circles``, once their removal is found legal; else the refusal of 5.4."""
+    names = [circle_name(c) for c in circles]
+    if not 1 <= len(circles) <= MOST_AT_ONCE:
+        raise IllegalEvent(
+            "remove.count",
+            f"A move removes one, two or three pawns, not {len(circles)}.",
+            circles=names,
+        )
+    twice = sorted({c for c in circles if circles.count(c) > 1})
+    if twice:
+        where = circle_name(twice[0])
+        raise IllegalEvent(
+            "remove.duplicate", f"{where} is named twice in one removal.", circle=where
+        )
+    empty = [c for c in circles if pawn_at(board, c) is None]
+    if empty:
+        where = circle_name(empty[0])
+        raise IllegalEvent(
+            "remove.empty_circle", f"There is no pawn on {where} to remove.", circle=where
+        )
+    pawns = tuple(p for c in circles if (p := pawn_at(board, c)) is not None)
+    if len(circles) > 1:
+        _check_group(board, circles, pawns)
+    if len(pawns) == len(occupied(board)):
+        raise IllegalEvent(
+            "remove.last_pawn",
+            f"Removing {_listed(pawns)} would leave no pawn: the last pawn always remains.",
+            pawns=list(pawns),
+        )
+    return pawns
+
+
+def _check_group(board: Board, circles: Sequence[int], pawns: tuple[str, ...]) -> None:
+    """A pair or triple: one colour, one line, no other colour between the outermost (5.4)."""
+    described = f"{_listed(pawns)} on {_listed(tuple(circle_name(c) for c in circles))}"
+    if len({colour_of(p) for p in pawns}) > 1:
+        raise IllegalEvent(
+            "remove.mixed_colours",
+            f"{described} cannot go together: a pair or triple is of one colour.",
+            pawns=list(pawns),
+        )
+    line = next((line for line in LINES if set(circles) <= set(line)), None)
+    if line is None:
+        raise IllegalEvent(
+            "remove.not_in_line",
+            f"{described} are not in one row or column.",
+            pawns=list(pawns),
+        )
+    blockers = _blockers(board, line, circles)
+    if blockers:
+        between = _listed(tuple(f"{pawn_at(board, c)} on {circle_name(c)}" for c in blockers))
+        raise IllegalEvent(
+            "remove.blocked",
+            f"{described} cannot be removed together: another colour lies between them "
+            f"({between}).",
+            pawns=list(pawns),
+            blockers=[circle_name(c) for c in blockers],
+        )
+
+
+def _blockers(board: Board, line: tuple[int, ...], circles: Sequence[int]) -> list[int]:
+    """Circles strictly between the outermost chosen ones holding a pawn of another colour."""
+    colour = colour_of(pawn_at(board, circles[0]) or "")
+    places = sorted(line.index(c) for c in circles)
+    inside = line[places[0] + 1 : places[-1]]
+    return [c for c in inside if (p := pawn_at(board, c)) is not None and colour_of(p) != colour]
+
+
+def legal_removals(board: Board) -> list[tuple[int, ...]]:
+    """Every legal removal: each single, then each unblocked pair and triple, line by line."""
+    left = occupied(board)
+    if len(left) < 2:
+        return []
+    moves: list[tuple[int, ...]] = [(circle,) for circle, _ in left]
+    for line in LINES:
+        for colour in COLOURS:
+            ours = [c for c in line if (p := pawn_at(board, c)) and colour_of(p) == colour]
+            for size in range(2, min(MOST_AT_ONCE, len(left) - 1) + 1):
+                moves += [g for g in combinations(ours, size) if not _blockers(board, line, g)]
+    return moves
+
+
+def _remove(state: State, circles: tuple[int, ...]) -> State:
+    pawns = check_removal(state.board, circles)
+    cells = list(state.board)
+    for circle in circles:
+        cells[circle - 1] = None
+    board = tuple(cells)
+    mover = state.to_move
+    pile = (*state.piles[mover], *pawns)
+    piles = (pile, state.piles[1]) if mover == 0 else (state.piles[0], pile)
+    phase = OVER if len(occupied(board)) == 1 else PLAY
+    return dataclasses.replace(
+        state, phase=phase, board=board, piles=piles, to_move=1 - mover, last_mover=mover
+    )
+
+
+def _listed(items: tuple[str, ...]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+# --- the end (RULES.md 5.5, 5.6) ----------------------------------------------------------------
+
+
+def game_winner(state: State) -> int | None:
+    """A high last pawn wins for the last mover, a low one loses for him; None while playing."""
+    last = state.last_pawn
+    if last is None or state.last_mover is None:
+        return None
+    return state.last_mover if spots_of(last) >= 3 else 1 - state.last_mover
+
+
+def winner_score(state: State) -> int:
+    """The spots the winner removed, doubled if the last pawn is black."""
+    winner, last = game_winner(state), state.last_pawn
+    if winner is None or last is None:
+        return 0
+    spots = sum(spots_of(pawn) for pawn in state.piles[winner])
+    return 2 * spots if colour_of(last) == "B" else spots
+
+
+HIGH_LOW = HighLowRules()

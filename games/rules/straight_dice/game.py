@@ -1,0 +1,225 @@
+"""Straight Scarney Dice (``straight-scarney-dice``): RULES.md sections 1.3 and 7.
+
+Two or more players each shoot seven frames with five Scarney dice; a frame is a run of throws
+(RULES.md 7.5): a point score may be kept ("stand") or risked ("hit"), a throw showing a dead die
+cancels the frame's points and puts the dead dice out of play, and five dead dice end the frame
+with nothing. Big Scarney (five of a kind) wins the game and the pot at once. Every player antes
+before the game; double-downs add a chip each; the winner takes the pot.
+
+The engine is written for *sides*: in the straight game each player is a side of one, which makes
+the partnership game (RULES.md 8, ``partnership``) the same machine with sides of two or three.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
+from games.rules.dice import number_total, read_faces, setup_first_shooter, setup_flag
+from games.rules.errors import BadSetup, IllegalEvent
+from games.rules.events import DOUBLE_DOWN, STOOD, THROWN
+from games.rules.straight_dice.play import (
+    EVENT_TYPES,
+    Seating,
+    SeatingThrow,
+    State,
+    apply_double_down,
+    apply_stand,
+    apply_throw,
+    balance,
+    check_named_seat,
+    check_seat_field,
+    frame_scores,
+    nets,
+    opposite_flag,
+    paid_in,
+    split_group,
+    start_play,
+)
+from games.rules.straight_dice.scoring import DICE, Ruleset
+from games.rules.straight_dice.view import dice_view, pot_view, seat_score, sides_view
+
+KIND = "straight-scarney-dice"
+
+
+# --- the rule engine -----------------------------------------------------------------------------
+
+
+class StraightDiceRules:
+    """The rule engine of ``straight-scarney-dice`` (the ``Rules`` protocol of games.rules.base)."""
+
+    kind = KIND
+    name = "Straight Scarney Dice"
+    ruleset_type: type[Any] = Ruleset
+    min_seats = 2
+    max_seats = 16
+    SETUP_KEYS: ClassVar[frozenset[str]] = frozenset({"seating_throws", "first_shooter"})
+
+    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
+        """Seat 0 shoots first (or ``first_shooter``), unless seating throws are to be recorded."""
+        self._check_seats(seats)
+        rules = ruleset if isinstance(ruleset, self.ruleset_type) else make_ruleset(
+            self.ruleset_type, ruleset
+        )  # fmt: skip
+        setup = _setup_object(setup, self.SETUP_KEYS, self.name)
+        sides = self.sides_of(setup, seats)
+        state = State(rules, seats, sides)
+        if setup_flag(setup, self.throws_key()):
+            if "first_shooter" in setup:
+                raise BadSetup(
+                    "setup.conflict",
+                    f"Give either the first shooter or {self.throws_key()}, not both.",
+                )
+            everyone = tuple(range(seats))
+            return dataclasses.replace(state, seating=Seating((everyone,), 0, everyone))
+        first = setup_first_shooter(setup, seats)
+        return start_play(state, tuple((first + i) % seats for i in range(seats)))
+
+    def apply(self, state: State, move: Move) -> State:
+        """The state after ``move``, or IllegalEvent with a RULES.md 7.5 refusal code."""
+        over = "The game is over: no throw can be recorded."
+        check_move(move, EVENT_TYPES, self.name, state.over, over)
+        if state.seating is not None:
+            return self.seating_throw(state, move)
+        check_named_seat(state, move)
+        frame = state.frame
+        assert frame is not None  # a game not over always has a frame in play
+        if move.type == DOUBLE_DOWN:
+            return apply_double_down(state, frame)
+        if move.type == STOOD:
+            return apply_stand(state, frame)
+        return apply_throw(state, frame, move.data)
+
+    def expected(self, state: State) -> list[str]:
+        """Event types the table may record next."""
+        frame = state.frame
+        if state.seating is not None:
+            return [THROWN]
+        if frame is None:
+            return []
+        if frame.holding:
+            return [THROWN, STOOD]
+        return [THROWN] if frame.double_down else [THROWN, DOUBLE_DOWN]
+
+    def legal_events(self, state: State) -> list[Move] | None:
+        """None: the next event is a throw of the dice, not a finite choice."""
+        return [] if state.over else None
+
+    def current_player(self, state: State) -> int | None:
+        if state.seating is not None:
+            return state.seating.pending[0]
+        frame = state.frame
+        return None if frame is None else frame.seat
+
+    def is_terminal(self, state: State) -> bool:
+        return state.over
+
+    def scores(self, state: State) -> tuple[SeatScore, ...]:
+        """Each seat's kept number totals as points, and every kept throw's bonus itemised."""
+        return tuple(seat_score(state, seat) for seat in range(state.seats))
+
+    def result(self, state: State) -> Result | None:
+        if not state.over:
+            return None
+        return Result(self.scores(state), winners=state.winners)
+
+    def view(self, state: State) -> dict[str, Any]:
+        return {
+            "dice": dice_view(state),
+            "pot": pot_view(state),
+            "sides": sides_view(state),
+        }
+
+    def pot_ledger(self, state: State) -> list[dict[str, Any]]:
+        return [movement.as_dict() for movement in state.ledger]
+
+    def match_report(self, state: State) -> dict[str, Any]:
+        """What the match needs of a finished game: the pot, the nets, the frames, the sides."""
+        return {
+            "pot": paid_in(state.ledger),
+            "nets": nets(state.ledger, state.seats),
+            "left_in_pot": balance(state.ledger),
+            "big_scarney": state.big_scarney,
+            "frames": [list(frame_scores(state, seat)) for seat in range(state.seats)],
+            "sides": [list(side) for side in state.sides],
+        }
+
+    # --- what the partnership game changes ---
+
+    def throws_key(self) -> str:
+        return "seating_throws"
+
+    def sides_of(self, setup: Mapping[str, Any], seats: int) -> tuple[tuple[int, ...], ...]:
+        """Each player is his own side."""
+        return tuple((seat,) for seat in range(seats))
+
+    def needs_rethrow(self, state: State, ranking: tuple[tuple[int, ...], ...], i: int) -> bool:
+        """Every tie of the seating throws is thrown again (D-SSD-9)."""
+        return len(ranking[i]) > 1
+
+    def seated(self, state: State, ranking: tuple[tuple[int, ...], ...]) -> State:
+        """The order of play once the seating throws are decided: highest total first."""
+        return start_play(state, tuple(seat for group in ranking for seat in group))
+
+    def _check_seats(self, seats: int) -> None:
+        check_seat_count(self, seats, self.name)
+
+    # --- seating throws (RULES.md 7.2, 8.1) ---
+
+    def seating_throw(self, state: State, move: Move) -> State:
+        seating = state.seating
+        assert seating is not None
+        thrower = seating.pending[0]
+        if move.type != THROWN:
+            raise IllegalEvent(
+                "seating.throws_due",
+                f"The seating throws come first: seat {thrower} throws the five dice next.",
+                seat=thrower,
+            )
+        check_seat_field(move.data, thrower, "throws the five dice for the seating next")
+        if opposite_flag(move.data):
+            raise IllegalEvent(
+                "opposite.not_allowed",
+                "Opposite is called only on a single live die, not on a seating throw of five.",
+            )
+        faces = read_faces(move.data, DICE)
+        throw = SeatingThrow(thrower, faces, number_total(faces))
+        seating = dataclasses.replace(
+            seating, pending=seating.pending[1:], throws=(*seating.throws, throw)
+        )
+        if seating.pending:
+            return dataclasses.replace(state, seating=seating)
+        state = dataclasses.replace(state, seating=seating)
+        return self._next_seating_group(state, split_group(seating))
+
+    def _next_seating_group(self, state: State, ranking: tuple[tuple[int, ...], ...]) -> State:
+        for i in range(len(ranking)):
+            if self.needs_rethrow(state, ranking, i):
+                throws = state.seating.throws if state.seating else ()
+                seating = Seating(ranking, i, ranking[i], throws)
+                return dataclasses.replace(state, seating=seating)
+        throws = state.seating.throws if state.seating else ()
+        return self.seated(dataclasses.replace(state, seating=None, seating_throws=throws), ranking)
+
+
+# --- setup ---------------------------------------------------------------------------------------
+
+
+def _setup_object(setup: Any, keys: frozenset[str], name: str) -> Mapping[str, Any]:
+    if setup is None:
+        return {}
+    if not isinstance(setup, Mapping):
+        raise BadSetup("setup.not_an_object", "The setup must be a JSON object.")
+    unknown = sorted(str(key) for key in setup if key not in keys)
+    if unknown:
+        raise BadSetup(
+            "setup.unknown_key",
+            f"{name}'s setup takes {', '.join(sorted(keys))}; {', '.join(unknown)} is unknown.",
+            keys=unknown,
+        )
+    return setup
+
+
+STRAIGHT_DICE = StraightDiceRules()
