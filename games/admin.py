@@ -27,9 +27,21 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(Stream)
 class StreamAdmin(ReadOnlyAdmin):
-    list_display = ["id", "category", "kind", "status", "version", "created_at"]
+    list_display = ["id", "category", "kind", "status", "version", "recorders", "created_at"]
     list_filter = ["category", "kind", "status"]
     exclude = ["snapshot"]
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return (
+            super().get_queryset(request).select_related("created_by").prefetch_related("keepers")
+        )
+
+    @admin.display(description="recorders")
+    def recorders(self, stream: Stream) -> str:
+        """Who records here besides the directors: the creator, then the keepers."""
+        creator = stream.created_by.get_username() if stream.created_by else "(the service)"
+        keepers = ", ".join(sorted(k.get_username() for k in stream.keepers.all()))
+        return f"{creator}; keepers: {keepers}" if keepers else creator
 
 
 class GameSeatInline(admin.TabularInline):

@@ -197,6 +197,48 @@ class GamePot(StreamView):
         return Response(pot.ledger(stream))
 
 
+class StreamKeepers(StreamView):
+    """The score-keepers of a game (or, below, of a match)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: bodies.Keepers})
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        """Who records here besides the directors: the creator and the keepers."""
+        stream = self.get_stream(pk)
+        return Response(services.recorders(stream_id=stream.pk))
+
+    @extend_schema(request=bodies.KeeperAdd, responses={200: bodies.Keepers})
+    def post(self, request: Request, pk: uuid.UUID) -> Response:
+        """Name a score-keeper (the creator or a director only); he may then record here."""
+        stream = self.get_stream(pk)
+        body = bodies.KeeperAdd(data=request.data)
+        body.is_valid(raise_exception=True)
+        answer = services.keepers_change(
+            stream_id=stream.pk, add=[body.validated_data["user"]], user=request.user
+        )
+        return Response(answer)
+
+
+class StreamKeeper(StreamView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: bodies.Keepers})
+    def delete(self, request: Request, pk: uuid.UUID, username: str) -> Response:
+        """Drop a score-keeper (the creator or a director only)."""
+        stream = self.get_stream(pk)
+        answer = services.keepers_change(stream_id=stream.pk, remove=[username], user=request.user)
+        return Response(answer)
+
+
+class MatchKeepers(StreamKeepers):
+    category = Stream.Category.MATCH
+
+
+class MatchKeeper(StreamKeeper):
+    category = Stream.Category.MATCH
+
+
 class MatchList(StreamView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     category = Stream.Category.MATCH

@@ -60,9 +60,17 @@ class Stream(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Score-keepers named by the creator or a director: they may record in this stream (and, for
+    # a match, in its games), as its creator and the directors may.
+    keepers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="kept_streams", blank=True
+    )
 
     class Meta:
         indexes = [models.Index(fields=["category", "kind", "status"])]
+        permissions = [
+            ("direct", "Can direct: record in any game or match and reopen finished ones"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.id}"
@@ -203,11 +211,38 @@ class Outbox(models.Model):
     key = models.CharField(max_length=200, unique=True, help_text="One side effect per key.")
     created_at = models.DateTimeField(auto_now_add=True)
     dispatched_at = models.DateTimeField(null=True, blank=True)
+    # Set in the transaction that records the side effect's result (the closing event): a row
+    # sent but not done is sent again after a timeout, so a lost task is never lost for good.
+    done_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True, default="")
 
     class Meta:
-        indexes = [models.Index(fields=["dispatched_at", "id"])]
+        indexes = [
+            models.Index(fields=["dispatched_at", "id"]),
+            models.Index(fields=["done_at", "id"], name="outbox_not_done"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.task} {self.key}"
+
+
+class Checkpoint(models.Model):
+    """The heads of every stream at one moment, signed with a key the database does not hold.
+
+    ``heads`` maps each stream id to ``[version, head hash]``; ``signature`` is the Ed25519
+    signature of ``digest`` (SHA-256 of the heads' canonical JSON); ``key_id`` names the public
+    key. A rewrite of history that recomputes the hash chain no longer matches a signed head.
+    """
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    heads = models.JSONField(default=dict)
+    digest = models.CharField(max_length=64)
+    signature = models.CharField(max_length=128)
+    key_id = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"checkpoint {self.pk} of {len(self.heads)} streams"

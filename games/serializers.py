@@ -42,6 +42,17 @@ class MatchCreate(serializers.Serializer[Any]):
     entry = serializers.ChoiceField(choices=["live", "sheet"], required=False, default="live")
 
 
+class KeeperAdd(serializers.Serializer[Any]):
+    user = serializers.CharField(max_length=150, help_text="The keeper's username.")
+
+
+class Keepers(serializers.Serializer[Any]):
+    """A stream's recorders: its creator and the keepers it names (directors record anywhere)."""
+
+    created_by = serializers.CharField(allow_null=True)
+    keepers = serializers.ListField(child=serializers.CharField())
+
+
 class Recorded(serializers.Serializer[Any]):
     """Answer of an event POST: the event as listed, and the stream's state after it."""
 

@@ -9,13 +9,15 @@ PostgreSQL a legal move of a game first tries games.fast_append, the same steps 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games import events as event_types
-from games import fast_append, folding, outbox, readmodels, store
+from games import fast_append, folding, outbox, permissions, readmodels, store
 from games.models import Game, GameSeat, Match, MatchSeat, Player, Stream
 from games.rules import registry
 from games.rules.base import Move, ReportsToMatch, make_ruleset, ruleset_as_dict, step
@@ -84,8 +86,12 @@ def game_start(
     user: Any = None,
 ) -> Game:
     """Create a game stream and record its ``game.started`` event."""
+    permissions.check_logged_in(user)
     rules = registry.get(kind)
     match, number, roles = _match_slot(match_id, kind) if match_id else (None, None, {})
+    if match is not None:
+        # A match's next game is started by one of the match's recorders.
+        permissions.check_may_record(user, match.pk)
     players = [player_resolve(spec) for spec in (seats or [])]
     if match is not None:
         players = _match_players(match, players)
@@ -169,6 +175,7 @@ def match_start(
     user: Any = None,
 ) -> Match:
     """Create a match stream and record its ``match.started`` event."""
+    permissions.check_logged_in(user)
     engine = folding.MatchEngine(format)
     if entry not in ("live", "sheet"):
         raise BadSetup("match.bad_entry", f"entry must be 'live' or 'sheet', not {entry!r}.")
@@ -210,6 +217,49 @@ def match_close(*, match_id: uuid.UUID) -> bool:
         return True
 
 
+# --- recorders ---------------------------------------------------------------------------------
+
+
+def recorders(*, stream_id: uuid.UUID) -> dict[str, Any]:
+    """The stream's creator and keepers, by username."""
+    stream = Stream.objects.select_related("created_by").get(pk=stream_id)
+    return _recorders_json(stream)
+
+
+@transaction.atomic
+def keepers_change(
+    *,
+    stream_id: uuid.UUID,
+    add: Sequence[str] = (),
+    remove: Sequence[str] = (),
+    user: Any = None,
+) -> dict[str, Any]:
+    """Name (``add``) or drop (``remove``) score-keepers of a game or match, by username.
+
+    Only the stream's creator or a director may; the keepers then record there as he does.
+    """
+    permissions.check_logged_in(user)
+    stream = store.lock_stream(stream_id)
+    permissions.check_may_name_keepers(user, stream.created_by_id)
+    stream.keepers.add(*_users_named(add))
+    stream.keepers.remove(*_users_named(remove))
+    return _recorders_json(Stream.objects.select_related("created_by").get(pk=stream_id))
+
+
+def _users_named(names: Sequence[str]) -> list[Any]:
+    found = {u.get_username(): u for u in get_user_model().objects.filter(username__in=names)}
+    for name in names:
+        if name not in found:
+            raise BadSetup("keeper.unknown_user", f"There is no user {name!r} to name as keeper.")
+    return [found[name] for name in names]
+
+
+def _recorders_json(stream: Stream) -> dict[str, Any]:
+    creator = stream.created_by.get_username() if stream.created_by else None
+    names = sorted(stream.keepers.values_list("username", flat=True))
+    return {"created_by": creator, "keepers": names}
+
+
 # --- recording ---------------------------------------------------------------------------------
 
 
@@ -229,6 +279,7 @@ def event_record(
     ``category`` ("game" or "match"), when given, is the kind of stream the caller addressed;
     another kind is answered as not found.
     """
+    permissions.check_may_record(user, stream_id)
     if not isinstance(data, dict):
         raise IllegalEvent("event.bad_data", "The event's data must be a JSON object.")
     data = event_types.normalise(type, data)
@@ -238,7 +289,7 @@ def event_record(
             fast = fast_append.try_append(stream_id, event_id, type, data, expected_version, meta)
             if fast is not None:
                 return Recorded(fast[0], fast[1], created=True, status=fast[2])
-        return _record(stream_id, event_id, type, data, expected_version, meta, category)
+        return _record(stream_id, event_id, type, data, expected_version, meta, category, user)
     except store.EventIdReused:
         # Another request took the id first; it is a retry only if it carried the same event.
         original = _replay_of(event_id, stream_id, type, data)
@@ -256,6 +307,7 @@ def _record(
     expected_version: int | None,
     meta: dict[str, Any],
     category: str | None,
+    user: Any,
 ) -> Recorded:
     stream = store.lock_stream(stream_id)
     if category is not None and stream.category != category:
@@ -269,7 +321,20 @@ def _record(
         if expected_version is not None:
             raise store.VersionConflict(stream.version)
     _check_client_type(stream, type)
+    if type == UNDO and stream.status != Stream.Status.IN_PROGRESS:
+        _check_reopen(user, data)
     return _append(stream, event_id, type, data, meta, None)
+
+
+def _check_reopen(user: Any, data: dict[str, Any]) -> None:
+    """Taking back the move that ended a game or match reopens it: a director's act, explained."""
+    permissions.check_may_reopen(user)
+    reason = data.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        raise IllegalEvent(
+            "undo.reason_required",
+            'Reopening a finished game or match needs a reason: send {"reason": "..."}.',
+        )
 
 
 def _replay_of(

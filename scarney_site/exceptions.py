@@ -15,6 +15,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from games.permissions import NotPermitted
 from games.rules.errors import RuleError
 from games.store import EventIdReused, VersionConflict
 
@@ -40,6 +41,9 @@ def _known(exc: Exception) -> Response | None:
         return Response(
             {"code": exc.code, "detail": exc.message, **_jsonable(exc.data)}, status=422
         )
+    if isinstance(exc, NotPermitted):
+        status_code = 401 if exc.code == "permission.login_required" else 403
+        return Response({"code": exc.code, "detail": exc.message}, status=status_code)
     if isinstance(exc, VersionConflict):
         return Response(
             {

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -132,6 +132,8 @@ class PlayerHistory(APIView):
 
         Without a login, only finished public ones are listed.
         """
+        if not selectors.player_listed(request.user, pk):
+            raise Http404
         player = get_object_or_404(Player, pk=pk)
         try:
             query = history.read_query(request.query_params)

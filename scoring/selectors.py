@@ -8,16 +8,37 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
+from games.models import Stream
+from games.permissions import is_director
 from scoring.models import GameSummary, MatchStanding
 
 
 def visible(user: Any, prefix: str) -> Q:
-    """What ``user`` may list: everything with a login, else finished public streams only."""
-    if user is not None and user.is_authenticated:
+    """What ``user`` may list, ``prefix`` leading to the stream: anyone sees finished public
+    games and matches; a game or match in progress only its recorders and the directors see."""
+    finished_public = Q(**{f"{prefix}is_public": True}) & ~Q(**{f"{prefix}status": "in_progress"})
+    if user is None or not user.is_authenticated:
+        return finished_public
+    if is_director(user):
         return Q()
-    return Q(**{f"{prefix}is_public": True}) & ~Q(**{f"{prefix}status": "in_progress"})
+    kept = Stream.keepers.through.objects.filter(stream_id=OuterRef(f"{prefix}id"), user=user)
+    return finished_public | Q(**{f"{prefix}created_by": user}) | Q(Exists(kept))
+
+
+def player_listed(user: Any, player_id: int) -> bool:
+    """Whether ``user`` may see this player at all: with a login, yes; without one, only a player
+    of some finished public game or match, so that counting ids lists no member's name."""
+    if user is not None and user.is_authenticated:
+        return True
+    games = GameSummary.objects.filter(
+        visible(user, "game__stream__"), game__seats__player=player_id
+    )
+    matches = MatchStanding.objects.filter(
+        visible(user, "match__stream__"), match__seats__player=player_id
+    )
+    return games.exists() or matches.exists()
 
 
 def game_rows(user: Any, *, kind: str | None, status: str | None) -> QuerySet[GameSummary]:

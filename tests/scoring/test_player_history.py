@@ -17,15 +17,16 @@ from tests.play import play_out
 pytestmark = pytest.mark.django_db
 
 
-def finished_game(name: str, seed: int) -> uuid.UUID:
-    game = services.game_start(kind="scarney-solitaire", seats=[{"name": name}])
+def finished_game(name: str, seed: int, user: Any = None) -> uuid.UUID:
+    game = services.game_start(kind="scarney-solitaire", seats=[{"name": name}], user=user)
     play_out(game.pk, random.Random(seed), undo_rate=0)
     return game.pk
 
 
-def sheet_match(name: str, totals: list[int]) -> uuid.UUID:
+def sheet_match(name: str, totals: list[int], user: Any = None) -> uuid.UUID:
+    # A match in progress is listed to its recorders (and directors): ``user`` creates it.
     match = services.match_start(
-        format="scarney-solitaire", players=[{"name": name}], entry="sheet"
+        format="scarney-solitaire", players=[{"name": name}], entry="sheet", user=user
     )
     for total in totals:
         services.event_record(
@@ -41,9 +42,11 @@ def history(client: APIClient, player: Player, **params: Any) -> Any:
     return client.get(f"/api/v1/players/{player.pk}/history/", params)
 
 
-def test_matches_and_games_are_listed_newest_first_with_the_seats_held(api: APIClient) -> None:
+def test_matches_and_games_are_listed_newest_first_with_the_seats_held(
+    api: APIClient, user: Any
+) -> None:
     first = finished_game("Ann", 1)
-    match = sheet_match("Ann", [116, 63])
+    match = sheet_match("Ann", [116, 63], user=user)
     last = finished_game("Ann", 2)
     finished_game("Bob", 3)  # someone else's
     ann = Player.objects.get(name="Ann")
@@ -90,10 +93,11 @@ def test_bad_parameters_are_refused_with_a_sentence(api: APIClient) -> None:
 
 
 def test_without_a_login_only_finished_public_rows_are_listed(
-    api: APIClient, anon: APIClient
+    api: APIClient, anon: APIClient, user: Any
 ) -> None:
     done = finished_game("Eve", 5)
-    services.game_start(kind="scarney-solitaire", seats=[{"name": "Eve"}])  # in progress
+    # in progress, listed to its creator
+    services.game_start(kind="scarney-solitaire", seats=[{"name": "Eve"}], user=user)
     eve = Player.objects.get(name="Eve")
     assert len(history(api, eve).json()["results"]) == 2
     assert [r["id"] for r in history(anon, eve).json()["results"]] == [str(done)]

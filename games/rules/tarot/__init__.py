@@ -1,6 +1,7 @@
 """The tarot games, RULES.md 16-21: ``cards`` the 78-card pack and the trick rules they share;
-the scoring modules Courtship Rules, Tontine and the Last Laugh; ``manchester`` the two-player
-games Manchester Piccadilly and Truffle."""
+``recording`` the recording mode (16.3-16.4) of the rule modules Courtship Rules, Tontine and the
+Last Laugh (``last_laugh``, its Butt's cases in ``butt``); ``manchester`` the two-player games
+Manchester Piccadilly and Truffle."""
 
 from __future__ import annotations
 

@@ -27,14 +27,14 @@ from games.rules.base import (
     check_move,
 )
 from games.rules.errors import IllegalEvent
-from games.rules.tarot import cards
-from games.rules.tarot.cards import (
+from games.rules.tarot import cards, recording
+from games.rules.tarot.cards import TRUMP
+from games.rules.tarot.recording import (
     BASE_GAMES,
     DEALT,
     DISCARDED,
     HAND_ENDED,
     PLAYED,
-    TRUMP,
     WON,
     Table,
 )
@@ -82,7 +82,7 @@ class CourtshipRules:
     max_seats = 6
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
-        rules, table = cards.start_hand(
+        rules, table = recording.start_hand(
             self, setup, ruleset, seats, "Courtship Rules", "are kept for"
         )
         return State(table, rules)
@@ -117,13 +117,13 @@ class CourtshipRules:
             decided = decided_winner(table.current.plays, state.specials)
             seats = [decided] if decided is not None else [s for s, _ in table.current.plays]
             return [Move(WON, {"winner": s}) for s in seats]
-        plays = cards.table_moves(table)
+        plays = recording.table_moves(table)
         if plays is None:
             return None
         return [*plays, *_summons_moves(state)]
 
     def current_player(self, state: State) -> int | None:
-        return cards.table_player(state.table)
+        return recording.table_player(state.table)
 
     def is_terminal(self, state: State) -> bool:
         return state.table.over
@@ -196,7 +196,7 @@ def decided_winner(
 def _played(state: State, data: Mapping[str, Any]) -> State:
     """``card.played {"seat", "card", "affair"?}``; ``affair: true`` declares he cannot follow."""
     table = state.table
-    seat, card = cards.read_play(table, data)
+    seat, card = recording.read_play(table, data)
     declared = data.get("affair", False)
     if not isinstance(declared, bool):
         raise IllegalEvent("event.bad_data", "'affair' must be true or false.", field="affair")
@@ -221,7 +221,7 @@ def _played(state: State, data: Mapping[str, Any]) -> State:
     specials = state.specials
     if rule is not None:
         specials = (*specials, (len(trick), rule))
-    table = cards.table_play(table, seat, card)
+    table = recording.table_play(table, seat, card)
     return dataclasses.replace(state, table=table, specials=specials)
 
 
@@ -235,11 +235,11 @@ def _could_follow(table: Table, seat: int, trick: tuple[str, ...]) -> bool | Non
 def _won(state: State, data: Mapping[str, Any]) -> State:
     table = state.table
     decided = decided_winner(table.current.plays, state.specials)
-    winner = cards.read_winner(table, data, decided)
+    winner = recording.read_winner(table, data, decided)
     has_king = any(cards.is_king(c) for c in table.current.cards)
     return dataclasses.replace(
         state,
-        table=cards.table_win(table, winner),
+        table=recording.table_win(table, winner),
         specials=(),
         history=(*state.history, state.specials),
         summons_open=has_king,
@@ -247,7 +247,7 @@ def _won(state: State, data: Mapping[str, Any]) -> State:
 
 
 def _ended(state: State, data: Mapping[str, Any]) -> State:
-    return dataclasses.replace(state, table=cards.table_end(state.table), summons_open=False)
+    return dataclasses.replace(state, table=recording.table_end(state.table), summons_open=False)
 
 
 # --- Summoning Servants (19.1 rule 4, D-CR-3, D-CR-4) --------------------------------------------
@@ -356,11 +356,11 @@ def _summons_moves(state: State) -> list[Move]:
 
 
 def _dealt(state: State, data: Mapping[str, Any]) -> State:
-    return dataclasses.replace(state, table=cards.table_deal(state.table, data))
+    return dataclasses.replace(state, table=recording.table_deal(state.table, data))
 
 
 def _discarded(state: State, data: Mapping[str, Any]) -> State:
-    return dataclasses.replace(state, table=cards.table_discard(state.table, data))
+    return dataclasses.replace(state, table=recording.table_discard(state.table, data))
 
 
 _HANDLERS = {

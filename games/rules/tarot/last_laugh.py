@@ -5,7 +5,9 @@ The Fool stays in play until the last trick, which it always wins. Its holder mu
 trumps are led and he holds no court card, or when he holds a court card of the suit led, and
 may not play it otherwise (18.1). Whoever wins a trick containing it is the Butt: he takes it
 into his hand and puts another card in its place, chosen by the first rule of 18.2 that applies,
-or sets the Fool aside and shows his hand (case 5).
+or sets the Fool aside and shows his hand (case 5); the last trick's winner then gives the Butt
+an empty card for it, or any card of his pile if he has none (D-LL-3, D-LL-6): these cases are
+``butt``'s. The hand cannot end while a seat holds the Fool (D-LL-5).
 
 Recording mode (16.4): tricks are recorded in play order with their winners as the base game
 decides. With the hands recorded (``cards.dealt``), the service checks 18.1 and the Butt's
@@ -27,23 +29,20 @@ from games.rules.base import (
     check_move,
 )
 from games.rules.errors import IllegalEvent
-from games.rules.tarot import cards
-from games.rules.tarot.cards import (
+from games.rules.tarot import butt, cards, recording
+from games.rules.tarot.butt import BUTT_DISCARDED, EXCHANGED, SET_ASIDE
+from games.rules.tarot.cards import FOOL, TRUMP
+from games.rules.tarot.recording import (
     BASE_GAMES,
     DEALT,
     DISCARDED,
-    FOOL,
     HAND_ENDED,
     PLAYED,
-    TRUMP,
     WON,
     Table,
 )
 
 KIND = "last-laugh"
-BUTT_DISCARDED = "butt.discarded"
-SET_ASIDE = "fool.set_aside"
-EXCHANGED = "fool.exchanged"
 EVENT_TYPES = frozenset(
     {DEALT, DISCARDED, PLAYED, WON, HAND_ENDED, BUTT_DISCARDED, SET_ASIDE, EXCHANGED}
 )
@@ -88,11 +87,15 @@ class LastLaughRules:
     max_seats = 6
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
-        rules, table = cards.start_hand(self, setup, ruleset, seats, "Last Laugh", "is kept for")
+        rules, table = recording.start_hand(
+            self, setup, ruleset, seats, "Last Laugh", "is kept for"
+        )
         return State(table, rules)
 
     def apply(self, state: State, move: Move) -> State:
         check_move(move, EVENT_TYPES, "Last Laugh", state.over, cards.HAND_OVER)
+        if move.type == HAND_ENDED:
+            _check_fool_played(state)  # D-LL-5: its own refusal, not "out of order"
         check_expected(move.type, self.expected(state))
         return _HANDLERS[move.type](state, move.data)
 
@@ -108,7 +111,7 @@ class LastLaughRules:
             return [WON]
         if not table.started:
             return [DEALT, DISCARDED, PLAYED] if table.hands is None else [DISCARDED, PLAYED]
-        can_end = table.hands is None and not table.current.plays
+        can_end = table.hands is None and not table.current.plays and _fool_in_hand(state) is None
         return [PLAYED, HAND_ENDED] if can_end else [PLAYED]
 
     def legal_events(self, state: State) -> list[Move] | None:
@@ -126,7 +129,7 @@ class LastLaughRules:
             decided = _decided_winner(state)
             seats = [decided] if decided is not None else [s for s, _ in table.current.plays]
             return [Move(WON, {"winner": s}) for s in seats if _winner_refusal(state, s) is None]
-        moves = cards.table_moves(table) or []
+        moves = recording.table_moves(table) or []
         return [m for m in moves if _fool_refusal(state, m.data["seat"], m.data["card"]) is None]
 
     def current_player(self, state: State) -> int | None:
@@ -136,7 +139,7 @@ class LastLaughRules:
             return state.exchange_due
         if state.butt_due:
             return state.butt
-        return cards.table_player(state.table)
+        return recording.table_player(state.table)
 
     def is_terminal(self, state: State) -> bool:
         return state.over
@@ -168,14 +171,14 @@ class LastLaughRules:
 
 
 def _dealt(state: State, data: Mapping[str, Any]) -> State:
-    table = cards.table_deal(state.table, data)
+    table = recording.table_deal(state.table, data)
     assert table.hands is not None
     holder = next((s for s, hand in enumerate(table.hands) if FOOL in hand), None)
     return dataclasses.replace(state, table=table, fool_holder=holder)
 
 
 def _discarded(state: State, data: Mapping[str, Any]) -> State:
-    table = cards.table_discard(state.table, data)
+    table = recording.table_discard(state.table, data)
     if FOOL in {c for pile in table.discards for c in pile}:
         raise IllegalEvent("fool.not_allowed", "The Fool stays in play: it cannot be discarded.")
     return dataclasses.replace(state, table=table)
@@ -184,7 +187,7 @@ def _discarded(state: State, data: Mapping[str, Any]) -> State:
 def _played(state: State, data: Mapping[str, Any]) -> State:
     table = state.table
     again = (FOOL,) if state.fool_holder not in (None, ASIDE) else ()
-    seat, card = cards.read_play(table, data, again)
+    seat, card = recording.read_play(table, data, again)
     if card == FOOL and state.fool_holder not in (None, seat):
         where = "set aside" if state.fool_holder == ASIDE else f"held by seat {state.fool_holder}"
         raise IllegalEvent(
@@ -193,7 +196,7 @@ def _played(state: State, data: Mapping[str, Any]) -> State:
     refusal = _fool_refusal(state, seat, card)
     if refusal is not None:
         raise refusal
-    return dataclasses.replace(state, table=cards.table_play(table, seat, card))
+    return dataclasses.replace(state, table=recording.table_play(table, seat, card))
 
 
 def _fool_refusal(state: State, seat: int, card: str) -> IllegalEvent | None:
@@ -201,7 +204,7 @@ def _fool_refusal(state: State, seat: int, card: str) -> IllegalEvent | None:
     hands = state.table.hands
     if hands is None or state.fool_holder != seat:
         return None
-    if cards.table_last_trick(state.table):
+    if recording.table_last_trick(state.table):
         return None  # his last card is the Fool itself: the Last Laugh
     hand = hands[seat]
     must = _must_play_fool(hand, state.table.current.cards)
@@ -234,14 +237,14 @@ def _must_play_fool(hand: tuple[str, ...], trick: tuple[str, ...]) -> str:
     return ""
 
 
-# --- trick winners and the Butt (18.2, 18.3) -----------------------------------------------------
+# --- trick winners and the end of the hand (18.1 (4), 18.3, D-LL-5) ------------------------------
 
 
 def _decided_winner(state: State) -> int | None:
     """The Fool's player wins the last trick; the module decides no other trick."""
     trick = state.table.current
     fool_seat = trick.seat_of(FOOL)
-    if fool_seat is not None and cards.table_last_trick(_before_play(state)):
+    if fool_seat is not None and recording.table_last_trick(_before_play(state)):
         return fool_seat
     return None
 
@@ -267,7 +270,7 @@ def _winner_refusal(state: State, winner: int) -> IllegalEvent | None:
             f"The Fool wins the last trick: seat {decided} takes it, not seat {winner}.",
             winner=decided,
         )
-    last_known = state.table.hands is not None and cards.table_last_trick(_before_play(state))
+    last_known = state.table.hands is not None and recording.table_last_trick(_before_play(state))
     if fool_seat == winner and state.table.hands is not None and not last_known:
         return IllegalEvent(
             "trick.wrong_winner",
@@ -279,12 +282,12 @@ def _winner_refusal(state: State, winner: int) -> IllegalEvent | None:
 
 def _won(state: State, data: Mapping[str, Any]) -> State:
     table = state.table
-    winner = cards.read_winner(table, data, _decided_winner(state))
+    winner = recording.read_winner(table, data, _decided_winner(state))
     refusal = _winner_refusal(state, winner)
     if refusal is not None:
         raise refusal
     fool_seat = table.current.seat_of(FOOL)
-    table = cards.table_win(table, winner)
+    table = recording.table_win(table, winner)
     if fool_seat is not None and fool_seat == winner:
         # The Last Laugh: the Fool's last trick ends the hand.
         return dataclasses.replace(state, table=dataclasses.replace(table, over=True))
@@ -294,7 +297,7 @@ def _won(state: State, data: Mapping[str, Any]) -> State:
 
 
 def _after_last_trick(state: State) -> State:
-    """With the Fool set aside, the last trick's winner owes the Butt an empty card (D-LL-3)."""
+    """With the Fool set aside, the last trick's winner owes the Butt a card (D-LL-3, D-LL-6)."""
     table = state.table
     if not table.over or state.fool_holder != ASIDE:
         return state
@@ -304,25 +307,35 @@ def _after_last_trick(state: State) -> State:
     return dataclasses.replace(state, exchange_due=winner)
 
 
+def _fool_in_hand(state: State) -> int | None:
+    """The seat holding the Fool in his hand (not played to the trick in progress, not due to
+    the Butt, not set aside), or None."""
+    holder = state.fool_holder
+    if not isinstance(holder, int) or state.butt_due or FOOL in state.table.current.cards:
+        return None
+    return holder
+
+
+def _check_fool_played(state: State) -> None:
+    """D-LL-5: the Fool is played to the last trick (18.1 (4)), so the hand cannot end while a
+    seat holds it; without hands, the trick its holder plays it to and wins is the last."""
+    seat = _fool_in_hand(state)
+    if seat is not None:
+        raise IllegalEvent(
+            "hand.fool_not_played",
+            f"The hand cannot end: seat {seat} holds the Fool, which is played to the last "
+            "trick and wins it.",
+            seat=seat,
+        )
+
+
 def _ended(state: State, data: Mapping[str, Any]) -> State:
-    return _after_last_trick(dataclasses.replace(state, table=cards.table_end(state.table)))
+    """``hand.ended {}`` (without hands): once the Fool is set aside, the last trick's winner
+    then owes the Butt the exchange of case 5 (D-LL-5)."""
+    return _after_last_trick(dataclasses.replace(state, table=recording.table_end(state.table)))
 
 
-def butt_rule(hand: tuple[str, ...], led: str | None) -> tuple[int, list[str]]:
-    """The first rule of 18.2 that applies to the Butt's hand, and the cards it allows."""
-    not_king = [c for c in hand if cards.is_court(c) and not cards.is_king(c)]
-    of_suit = [c for c in not_king if c[-1] == led]
-    if of_suit:
-        return 1, of_suit
-    if not_king:
-        return 2, not_king
-    trumps = [c for c in hand if cards.is_trump(c) and c not in (cards.MAGICIAN, cards.WORLD)]
-    if trumps:
-        return 3, [max(trumps, key=cards.strength)]
-    pips = [c for c in hand if cards.is_pip(c)]
-    if pips:
-        return 4, pips
-    return 5, []
+# --- the Butt (18.2: his cases are in ``butt``), the exchange of case 5 (D-LL-3, D-LL-6) ---------
 
 
 def _butt_hand(state: State) -> tuple[str, ...] | None:
@@ -336,100 +349,33 @@ def _led_of_fool_trick(state: State) -> str | None:
 
 def _butt_discarded(state: State, data: Mapping[str, Any]) -> State:
     """``butt.discarded {"card", "shown", "knocked"}``: the Butt's card in the Fool's place."""
-    butt = state.butt
-    assert butt is not None
-    card = cards.read_card(data.get("card"), "card", state.table.pack)
-    shown, knocked = _flag(data, "shown"), _flag(data, "knocked")
-    if card == FOOL:
-        raise IllegalEvent("butt.wrong_discard", "The Butt keeps the Fool: he discards another.")
+    seat = state.butt
+    assert seat is not None
+    card, shown, knocked = butt.read_discard(data, state.table.pack)
     hand = _butt_hand(state)
     if hand is not None:
-        rule, allowed = butt_rule(hand, _led_of_fool_trick(state))
-        if card not in allowed or shown != (rule in (3, 4)) or knocked != (rule == 2):
-            raise IllegalEvent(
-                "butt.wrong_discard",
-                f"The Butt (seat {butt}) cannot discard {cards.name(card)} "
-                f"(shown {shown}, knocked {knocked}): {_rule_text(rule, allowed)}.",
-                card=card,
-                rule=rule,
-            )
+        butt.check_discard(seat, hand, _led_of_fool_trick(state), card, shown, knocked)
     elif card in state.table.seen():
         raise IllegalEvent("card.already_played", f"{cards.name(card)} is already out of play.")
-    table = _take_fool(state.table, butt, card)
     return dataclasses.replace(
         state,
-        table=table,
-        fool_holder=butt,
+        table=butt.take_fool(state.table, seat, card),
+        fool_holder=seat,
         butt_due=False,
-        butt_discards=(*state.butt_discards, (butt, card, shown, knocked)),
+        butt_discards=(*state.butt_discards, (seat, card, shown, knocked)),
     )
-
-
-def _rule_text(rule: int, allowed: list[str]) -> str:
-    return {
-        1: f"he holds court cards of the suit led and must discard one, not the King "
-        f"({cards.names(allowed)})",
-        2: f"he must discard another court card that is not a King and knock "
-        f"({cards.names(allowed)})",
-        3: f"he must discard and show his highest trump save the Magician and the World "
-        f"({cards.names(allowed)})",
-        4: f"he must discard and show a pip card ({cards.names(allowed)})",
-        5: "he holds only the Magician, the World and Kings: he sets the Fool aside "
-        "(fool.set_aside)",
-    }[rule]
-
-
-def _take_fool(table: Table, butt: int, card: str) -> Table:
-    """The Butt's discard joins his pile (as a discard); the Fool returns to his hand."""
-    discards = list(table.discards)
-    discards[butt] = (*discards[butt], card)
-    hands = table.hands
-    if hands is not None:
-        hands = tuple(
-            (*cards.without(h, (card,)), FOOL) if s == butt else h for s, h in enumerate(hands)
-        )
-    return dataclasses.replace(table, discards=tuple(discards), hands=hands)
 
 
 def _set_aside(state: State, data: Mapping[str, Any]) -> State:
     """``fool.set_aside {"hand_shown": true}``: case 5, the Fool face up beside the Butt."""
-    if _flag(data, "hand_shown") is not True:
-        raise IllegalEvent(
-            "butt.wrong_discard", "Setting the Fool aside, the Butt shows his whole hand."
-        )
-    hand = _butt_hand(state)
-    if hand is not None:
-        rule, allowed = butt_rule(hand, _led_of_fool_trick(state))
-        if rule != 5:
-            raise IllegalEvent(
-                "butt.wrong_discard",
-                f"The Butt (seat {state.butt}) cannot set the Fool aside: "
-                f"{_rule_text(rule, allowed)}.",
-                rule=rule,
-            )
+    butt.check_set_aside(data, state.butt, _butt_hand(state), _led_of_fool_trick(state))
     return dataclasses.replace(state, fool_holder=ASIDE, butt_due=False)
 
 
 def _butt_moves(state: State) -> list[Move]:
     hand = _butt_hand(state)
     assert hand is not None
-    rule, allowed = butt_rule(hand, _led_of_fool_trick(state))
-    if rule == 5:
-        return [Move(SET_ASIDE, {"hand_shown": True})]
-    return [
-        Move(BUTT_DISCARDED, {"card": c, "shown": rule in (3, 4), "knocked": rule == 2})
-        for c in allowed
-    ]
-
-
-def _flag(data: Mapping[str, Any], key: str) -> bool:
-    value = data.get(key, False)
-    if not isinstance(value, bool):
-        raise IllegalEvent("event.bad_data", f"'{key}' must be true or false.", field=key)
-    return value
-
-
-# --- the exchange of case 5 (D-LL-3) -------------------------------------------------------------
+    return butt.butt_moves(hand, _led_of_fool_trick(state))
 
 
 def _pile(state: State, seat: int) -> list[str]:
@@ -440,21 +386,15 @@ def _pile(state: State, seat: int) -> list[str]:
 
 def _exchange_choices(state: State) -> list[str]:
     assert state.exchange_due is not None
-    pile = _pile(state, state.exchange_due)
-    return [c for c in pile if cards.is_empty(c)] or pile
+    return butt.exchange_choices(_pile(state, state.exchange_due))
 
 
 def _exchanged(state: State, data: Mapping[str, Any]) -> State:
-    """``fool.exchanged {"card"}``: the last trick's winner gives the Butt an empty card."""
-    card = cards.read_card(data.get("card"), "card", state.table.pack)
-    choices = _exchange_choices(state)
-    if card not in choices:
-        raise IllegalEvent(
-            "fool.wrong_exchange",
-            f"Seat {state.exchange_due} must give the Butt an empty card from his trick pile "
-            f"for the Fool, not {cards.name(card)} ({cards.names(choices)}).",
-            card=card,
-        )
+    """``fool.exchanged {"card"}``: the last trick's winner gives the Butt an empty card from
+    his pile, or any card of it if he has none (D-LL-6)."""
+    seat = state.exchange_due
+    assert seat is not None
+    card = butt.read_exchange(data, state.table.pack, seat, _pile(state, seat))
     return dataclasses.replace(state, exchange_due=None, exchanged=card)
 
 

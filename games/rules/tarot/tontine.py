@@ -5,7 +5,8 @@ and only if its winner claimed it face up (17.1-17.3). The base game is not in t
 hand runs in recording mode (16.4): tricks are recorded in play order and their winners taken as
 recorded; the service checks what Tontine defines (claims) and computes the hand result (17.4):
 three players, points - 37 each; four players in two sides (seats 0 and 2 against 1 and 3), the
-side with 56 or more wins the difference.
+side with 56 or more wins the difference. A card is claimed as its trick is won, before the next
+card is played (D-TON-6); the Fool by the trick's winner or by its player (D-TON-7).
 
 One stream is one hand. A game of hands is a match (``TontineMatch``); the base game's target
 is unknown, so the table closes the match with ``match.ended`` and it settles at once (0.8).
@@ -27,12 +28,12 @@ from games.rules.matches import (
     payments_settlement,
     ranked,
 )
-from games.rules.tarot import cards
-from games.rules.tarot.cards import (
+from games.rules.tarot import cards, recording
+from games.rules.tarot.cards import FOOL
+from games.rules.tarot.recording import (
     BASE_GAMES,
     DEALT,
     DISCARDED,
-    FOOL,
     HAND_ENDED,
     PLAYED,
     WON,
@@ -118,7 +119,9 @@ class TontineRules:
     max_seats = 6
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
-        rules, table = cards.start_hand(self, setup, ruleset, seats, "Tontine", "is recorded for")
+        rules, table = recording.start_hand(
+            self, setup, ruleset, seats, "Tontine", "is recorded for"
+        )
         return State(table, rules)
 
     def apply(self, state: State, move: Move) -> State:
@@ -127,18 +130,18 @@ class TontineRules:
         if move.type == CLAIMED:
             return _claim(state, data)
         if move.type == DEALT:
-            return dataclasses.replace(state, table=cards.table_deal(table, data))
+            return dataclasses.replace(state, table=recording.table_deal(table, data))
         if move.type == DISCARDED:
-            return dataclasses.replace(state, table=cards.table_discard(table, data))
+            return dataclasses.replace(state, table=recording.table_discard(table, data))
         if move.type == PLAYED:
-            seat, card = cards.read_play(table, data)
-            return dataclasses.replace(state, table=cards.table_play(table, seat, card))
+            seat, card = recording.read_play(table, data)
+            return dataclasses.replace(state, table=recording.table_play(table, seat, card))
         if move.type == WON:
-            winner = cards.read_winner(table, data, None)
+            winner = recording.read_winner(table, data, None)
             # Claims of the last trick are still to come: the table says when the hand ends.
-            table = cards.table_win(table, winner, auto_end=False)
+            table = recording.table_win(table, winner, auto_end=False)
             return dataclasses.replace(state, table=table)
-        return dataclasses.replace(state, table=cards.table_end(table))
+        return dataclasses.replace(state, table=recording.table_end(table))
 
     def expected(self, state: State) -> list[str]:
         table = state.table
@@ -146,13 +149,14 @@ class TontineRules:
             return []
         if table.trick_full:
             return [WON]
-        if table.hands is not None and cards.table_can_end(table):
+        if table.hands is not None and recording.table_can_end(table):
             # Every recorded card is played: the last trick's claims, then the end of the hand.
             return [CLAIMED, HAND_ENDED]
         base = [PLAYED]
         if not table.started:
             base = [DEALT, DISCARDED, PLAYED] if table.hands is None else [DISCARDED, PLAYED]
-        claim = [CLAIMED] if table.tricks else []
+        # Claims only between a trick's win and the next card (D-TON-6).
+        claim = [CLAIMED] if table.tricks and not table.current.plays else []
         end = (
             [HAND_ENDED] if table.hands is None and table.tricks and not table.current.plays else []
         )
@@ -165,15 +169,15 @@ class TontineRules:
             return []
         if table.trick_full:
             return [Move(WON, {"winner": seat}) for seat, _ in table.current.plays]
-        if cards.table_can_end(table):
+        if recording.table_can_end(table):
             return [*_claim_moves(state), Move(HAND_ENDED, {})]
-        plays = cards.table_moves(table)
+        plays = recording.table_moves(table)
         if plays is None:
             return None
         return [*plays, *_claim_moves(state)]
 
     def current_player(self, state: State) -> int | None:
-        return cards.table_player(state.table)
+        return recording.table_player(state.table)
 
     def is_terminal(self, state: State) -> bool:
         return state.table.over
@@ -214,7 +218,9 @@ def _claim(state: State, data: Mapping[str, Any]) -> State:
     """``card.claimed {"seat", "card"}``: a group card of a trick he won, left face up.
 
     The Fool goes where the base game's excuse rules send it, which the seeds do not give, so
-    either the trick's winner or the Fool's player may claim it (17.5).
+    either the trick's winner or the Fool's player may claim it (17.5, D-TON-7). A card is
+    claimed as its trick is won: only a card of the last trick won, before the next card is
+    played (D-TON-6).
     """
     table = state.table
     seat = cards.read_seat(data, "seat", table.seats)
@@ -236,10 +242,19 @@ def _claim(state: State, data: Mapping[str, Any]) -> State:
         )
     if any(c == card for _, c in state.claims):
         raise IllegalEvent("claim.already_made", f"{cards.name(card)} is already claimed.")
+    if trick is not table.tricks[-1] or table.current.plays:
+        raise IllegalEvent(
+            "claim.too_late",
+            f"Seat {seat} cannot claim {cards.name(card)} now: a card is claimed as its trick "
+            "is won, before the next card is played.",
+            card=card,
+            seat=seat,
+        )
     return dataclasses.replace(state, claims=(*state.claims, (seat, card)))
 
 
 def _claim_moves(state: State) -> list[Move]:
+    """The winner's claims of the trick just won (D-TON-6), each group card not yet claimed."""
     table = state.table
     if not table.tricks or table.current.plays:
         return []
@@ -324,7 +339,7 @@ class TontineMatch(ScoredMatch):
 
     def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> ScoredMatchState:
         state = super().initial_state(ruleset, seats, teams)
-        cards.check_base_game(state.ruleset, KIND)
+        recording.check_base_game(state.ruleset, KIND)
         return state
 
     def extra_handlers(self) -> Mapping[str, Any]:

@@ -1,5 +1,6 @@
 """The 78-card tarot pack, its notation and card points (RULES.md 16.1-16.3), and the trick rules
-shared by the tarot games: following, trumping, overtrumping, the winner, recording mode."""
+shared by the tarot games: following, trumping, overtrumping, the winner; and, for every tarot
+engine, malformed data refused and JSON views."""
 
 from __future__ import annotations
 
@@ -130,37 +131,6 @@ def test_the_highest_trump_wins_else_the_highest_card_of_the_suit_led() -> None:
     assert cards.winning_index(["2s", "T3", "T20", "Ks"]) == 2
     assert cards.winning_index(["2s", "Kb", "As", "3s"]) == 3
     assert cards.winning_index(["Qs", "Ks"]) == 1
-
-
-def test_base_game_is_required_d_tar_3() -> None:
-    class Missing:
-        base_game = None
-
-    with pytest.raises(BadSetup) as caught:
-        cards.check_base_game(Missing(), "tontine")
-    assert caught.value.code == "ruleset.base_game_required"
-
-
-def test_recording_mode_checks_turn_each_card_once_and_held_cards() -> None:
-    table = cards.new_table({}, 3, "scarto")
-    seat, card = cards.read_play(table, {"seat": 0, "card": "Ks"})
-    table = cards.table_play(table, seat, card)
-    assert refused(cards.read_play, table, {"seat": 2, "card": "Qs"}).code == "play.not_your_turn"
-    assert refused(cards.read_play, table, {"seat": 1, "card": "Ks"}).code == "card.already_played"
-    dealt = cards.table_deal(cards.new_table({}, 2, "scarto"), {"hands": [["Ks"], ["Qs"]]})
-    assert refused(cards.read_play, dealt, {"seat": 0, "card": "Qs"}).code == "play.card_not_held"
-    assert refused(cards.table_deal, dealt, {"hands": [["Ks"], ["Qs"]]}).code == "deal.too_late"
-
-
-def test_recording_mode_needs_a_full_trick_before_its_winner() -> None:
-    table = cards.new_table({"leader": 1}, 2, "tarocchi")
-    assert table.to_play == 1
-    assert refused(cards.read_winner, table, {"winner": 1}, None).code == "trick.incomplete"
-    table = cards.table_play(cards.table_play(table, 1, "2s"), 0, "Ks")
-    assert refused(cards.read_winner, table, {"winner": 1}, 0).code == "trick.wrong_winner"
-    assert cards.table_win(table, 0).current.leader == 0  # the winner leads next
-    with pytest.raises(BadSetup):
-        cards.new_table({"leader": 5}, 2, "scarto")
 
 
 def test_a_deal_must_partition_the_cards_to_deal() -> None:

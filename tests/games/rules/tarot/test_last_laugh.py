@@ -9,8 +9,9 @@ import pytest
 
 from games.rules.base import Move, fold_states
 from games.rules.errors import BadSetup, IllegalEvent
+from games.rules.tarot.butt import butt_rule
 from games.rules.tarot.cards import FOOL
-from games.rules.tarot.last_laugh import LAST_LAUGH_RULES, State, butt_rule
+from games.rules.tarot.last_laugh import LAST_LAUGH_RULES, State
 
 RULES = LAST_LAUGH_RULES
 RULESET = {"base_game": "tarocchi"}
@@ -183,6 +184,55 @@ def test_without_hands_a_fool_trick_won_by_its_player_ends_the_hand() -> None:
     state = act(play(state, "6s"), "trick.won", winner=0)
     state = act(play(state, "7s", "8s", FOOL), "trick.won", winner=2)
     assert RULES.is_terminal(state)
+
+
+def test_the_hand_cannot_end_while_a_seat_holds_the_fool_d_ll_5() -> None:
+    """RULES.md 18.1 (4), D-LL-5: the Fool is played to the last trick, so hand.ended is refused
+    while a seat holds it; without hands, the trick its holder plays it to and wins is the last."""
+    state = RULES.initial_state({}, RULESET, 3)
+    state = play(state, "2s", FOOL, "5s")
+    state = act(state, "trick.won", winner=2)
+    state = act(state, "butt.discarded", card="Qb")
+    assert state.fool_holder == 2
+    refused = refusal(state, "hand.ended")
+    assert refused.code == "hand.fool_not_played" and "seat 2" in refused.message.lower()
+    assert refused.data == {"seat": 2}
+    assert RULES.expected(state) == ["card.played"]
+    state = play(state, "3s", "4s", "6s")  # seat 2 leads and keeps the Fool
+    state = act(state, "trick.won", winner=1)
+    assert refusal(state, "hand.ended").code == "hand.fool_not_played"
+    state = act(play(state, "7s", FOOL, "8s"), "trick.won", winner=2)  # the Last Laugh
+    assert RULES.is_terminal(state)
+    # Before the Fool is seen, or once it is set aside (case 5), the hand may end.
+    unseen = act(play(RULES.initial_state({}, RULESET, 3), "2s", "3s", "4s"), "trick.won", winner=2)
+    assert RULES.expected(unseen) == ["card.played", "hand.ended"]
+    assert RULES.is_terminal(act(unseen, "hand.ended"))
+
+
+def test_case_5_exchange_without_an_empty_card_is_any_card_of_the_pile_d_ll_6() -> None:
+    """D-LL-6: after the Fool is set aside (case 5), the last trick's winner gives the Butt an
+    empty card from his trick pile for it; with none, any card of his pile."""
+    state = dealt(["5s", "Ks", "Kd"], [FOOL, "Cs", "Qb"], ["2s", "T21", "T1"])
+    state = act(play(state, "5s", FOOL, "2s"), "trick.won", winner=0)
+    assert RULES.legal_events(state) == [Move("fool.set_aside", {"hand_shown": True})]
+    state = act(state, "fool.set_aside", hand_shown=True)
+    state = act(play(state, "Ks", "Cs", "T21"), "trick.won", winner=2)
+    state = act(play(state, "T1", "Kd", "Qb"), "trick.won", winner=2)  # seat 2 leads
+    assert state.exchange_due == 2 and RULES.current_player(state) == 2
+    pile = ["Ks", "Cs", "T21", "T1", "Kd", "Qb"]  # no card worth 1 point or less
+    assert RULES.legal_events(state) == [Move("fool.exchanged", {"card": c}) for c in pile]
+    refused = refusal(state, "fool.exchanged", card="5s")
+    assert refused.code == "fool.wrong_exchange" and "no empty card" in refused.message
+    state = act(state, "fool.exchanged", card="Kd")
+    assert RULES.is_terminal(state) and state.exchanged == "Kd"
+    # Without hands: the hand ends once the Fool is aside, and the exchange follows.
+    bare = act(play(RULES.initial_state({}, RULESET, 3), "5s", FOOL, "2s"), "trick.won", winner=0)
+    bare = act(bare, "fool.set_aside", hand_shown=True)
+    bare = act(play(bare, "Ks", "Cs", "T21"), "trick.won", winner=2)
+    bare = act(bare, "hand.ended")
+    assert bare.exchange_due == 2 and RULES.expected(bare) == ["fool.exchanged"]
+    assert refusal(bare, "fool.exchanged", card="2s").code == "fool.wrong_exchange"
+    assert RULES.is_terminal(act(bare, "fool.exchanged", card="T21"))
 
 
 def test_fool_cannot_be_discarded_and_undo_restores_the_state() -> None:

@@ -277,3 +277,40 @@ def test_the_api_shows_a_tarot_hand_and_refuses_with_the_rules_codes(api: Any) -
     assert bad.status_code == 422 and bad.json()["code"] == "event.out_of_order"
     legal = shown["legal_events"]
     assert legal and post(legal[0]["type"], legal[0]["data"]).status_code == 201
+
+
+def test_the_api_refuses_a_late_claim_and_an_end_with_the_fool_held(api: Any) -> None:
+    """D-TON-6 and D-LL-5 through the API: ``claim.too_late`` and ``hand.fool_not_played``
+    are 422 refusals, and nothing is recorded."""
+
+    def start(kind: str) -> str:
+        seats = [{"name": f"{kind} {seat}"} for seat in range(3)]
+        body = {"kind": kind, "seats": seats, "ruleset": {"base_game": "scarto"}}
+        response = api.post("/api/v1/games/", body, format="json")
+        assert response.status_code == 201, response.json()
+        return str(response.json()["id"])
+
+    def post(game: str, type: str, data: Any) -> Any:
+        event = {"id": str(uuid.uuid4()), "type": type, "data": data}
+        return api.post(f"/api/v1/games/{game}/events/", event, format="json")
+
+    tontine = start("tontine")
+    hands = [["Kd", "2s"], ["3s", "4s"], ["5s", "6s"]]
+    assert post(tontine, "cards.dealt", {"hands": hands}).status_code == 201
+    for winner, played in ((0, ["Kd", "3s", "5s"]), (1, ["2s", "4s", "6s"])):
+        for seat, card in enumerate(played):
+            assert post(tontine, "card.played", {"seat": seat, "card": card}).status_code == 201
+        assert post(tontine, "trick.won", {"winner": winner}).status_code == 201
+    late = post(tontine, "card.claimed", {"seat": 0, "card": "Kd"})
+    assert late.status_code == 422 and late.json()["code"] == "claim.too_late"
+    assert post(tontine, "hand.ended", {}).status_code == 201
+    assert api.get(f"/api/v1/games/{tontine}/").json()["points"] == [0, 0, 0]
+
+    last_laugh = start("last-laugh")
+    for seat, card in ((0, "2s"), (1, "FOOL"), (2, "5s")):
+        assert post(last_laugh, "card.played", {"seat": seat, "card": card}).status_code == 201
+    assert post(last_laugh, "trick.won", {"winner": 2}).status_code == 201
+    assert post(last_laugh, "butt.discarded", {"card": "Qb"}).status_code == 201
+    held = post(last_laugh, "hand.ended", {})
+    assert held.status_code == 422 and held.json()["code"] == "hand.fool_not_played"
+    assert api.get(f"/api/v1/games/{last_laugh}/").json()["fool_holder"] == 2

@@ -119,6 +119,47 @@ def test_the_fool_may_be_claimed_by_the_tricks_winner_or_its_player() -> None:
     assert act(state, "card.claimed", seat=0, card=FOOL).claims == ((0, FOOL),)
 
 
+def test_a_card_is_claimed_only_as_its_trick_is_won_d_ton_6() -> None:
+    """RULES.md 17.3, D-TON-6: a claim is accepted only between trick.won and the next card
+    played, and only for cards of that trick; a claim of an earlier trick's card is too late."""
+    state = RULES.initial_state({}, SCARTO, 3)
+    state = act(state, "cards.dealt", hands=[["Kd", "2s"], ["3s", "4s"], ["5s", "6s"]])
+    state = trick(state, ["Kd", "3s", "5s"], winner=0)  # Kd not claimed
+    state = trick(state, ["2s", "4s", "6s"], winner=1)
+    late = refusal(state, "card.claimed", seat=0, card="Kd")
+    assert late.code == "claim.too_late" and "Kd (King of d)" in late.message
+    assert late.data == {"card": "Kd", "seat": 0}
+    assert Move("card.claimed", {"seat": 0, "card": "Kd"}) not in (RULES.legal_events(state) or [])
+    state = act(state, "hand.ended")
+    assert seat_points(state) == [0, 0, 0]
+    # Without hands: once the next card is played, the last trick's cards cannot be claimed.
+    state = RULES.initial_state({}, SCARTO, 3)
+    state = trick(state, ["Ks", "2s", "3s"], winner=0)
+    assert RULES.expected(state) == ["card.played", "card.claimed", "hand.ended"]
+    state = act(state, "card.played", seat=0, card="4s")
+    assert RULES.expected(state) == ["card.played"]
+    assert refusal(state, "card.claimed", seat=0, card="Ks").code == "claim.too_late"
+    assert refusal(state, "card.claimed", seat=0, card="4s").code == "claim.not_won"
+
+
+def test_the_fool_is_claimed_by_the_winner_or_its_player_as_the_trick_is_won_d_ton_7() -> None:
+    """D-TON-7: either the trick's winner or the Fool's player may claim the Fool (the base
+    game's excuse rules decide where it goes); the claimer scores the Honours, and the claim is
+    made as the trick is won (D-TON-6)."""
+    state = RULES.initial_state({}, SCARTO, 3)
+    state = trick(state, ["T1", "T21", "2s"], winner=1)
+    state = trick(state, ["Ks", FOOL, "3s"], winner=1)  # seat 1 leads, seat 2 plays the Fool
+    by_player = act(state, "card.claimed", seat=2, card=FOOL)
+    assert act(by_player, "hand.ended").claims == ((2, FOOL),)
+    assert seat_points(act(by_player, "hand.ended")) == [0, 0, 15]
+    by_winner = act(state, "card.claimed", seat=1, card=FOOL)
+    assert seat_points(act(by_winner, "hand.ended")) == [0, 15, 0]
+    assert refusal(by_winner, "card.claimed", seat=2, card=FOOL).code == "claim.already_made"
+    assert refusal(state, "card.claimed", seat=0, card=FOOL).code == "claim.not_won"
+    later = act(state, "card.played", seat=1, card="4s")
+    assert refusal(later, "card.claimed", seat=2, card=FOOL).code == "claim.too_late"
+
+
 def test_an_unplayed_group_card_never_scores_but_the_group_goes_with_its_last_played() -> None:
     state = RULES.initial_state({}, SCARTO, 3)
     state = act(state, "cards.discarded", seat=0, cards=["Kd"])

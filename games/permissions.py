@@ -1,0 +1,111 @@
+"""Who may write: a stream's recorders and the directors (ARCHITECTURE.md "Roles").
+
+The recorders of a game or a match are the user who created it, the score-keepers it names
+(``Stream.keepers``, set by its creator or a director) and, for a game of a match, the match's
+recorders. Directors are staff or hold the ``games.direct`` permission; they may record anywhere
+and alone may reopen a finished game or match. The services make this one check for the API, the
+pages and the admin alike. ``user=None`` is the service itself (Celery tasks, management
+commands); a request always passes its user, anonymous included.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.db import connection
+
+from games.models import Stream
+
+DIRECT = "games.direct"
+
+
+class NotPermitted(Exception):
+    """A write the user may not make: 403 (401 for ``permission.login_required``)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def is_director(user: Any) -> bool:
+    """Staff, or a user with the ``games.direct`` permission."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    return bool(user.is_staff or user.has_perm(DIRECT))
+
+
+# One indexed query: is the user the creator or a keeper of the stream, or of the match the game
+# belongs to? No row: there is no such stream.
+_RECORDER_SQL = """
+    SELECT s.created_by_id = %(user)s
+        OR EXISTS (SELECT 1 FROM games_stream_keepers k
+                   WHERE k.stream_id IN (s.id, g.match_id) AND k.user_id = %(user)s)
+        OR EXISTS (SELECT 1 FROM games_stream m
+                   WHERE m.id = g.match_id AND m.created_by_id = %(user)s)
+    FROM games_stream s
+    LEFT JOIN games_game g ON g.stream_id = s.id
+    WHERE s.id = %(stream)s
+"""
+
+
+def is_recorder(user: Any, stream_id: uuid.UUID) -> bool:
+    """May ``user`` record in this stream: a director, its creator or one of its keepers?"""
+    if user is None:
+        return True
+    if not user.is_authenticated:
+        return False
+    if is_director(user):
+        return True
+    params = {"stream": _db_uuid(stream_id), "user": user.pk}
+    with connection.cursor() as cursor:
+        cursor.execute(_RECORDER_SQL, params)
+        row = cursor.fetchone()
+    if row is None:
+        raise Stream.DoesNotExist(f"There is no game or match {stream_id}.")
+    return bool(row[0])
+
+
+def check_logged_in(user: Any) -> None:
+    """Every write comes from a user who has logged in (or from the service itself)."""
+    if user is not None and not user.is_authenticated:
+        raise NotPermitted(
+            "permission.login_required", "Log in or send a token to record in a game or match."
+        )
+
+
+def check_may_record(user: Any, stream_id: uuid.UUID) -> None:
+    """Refuse a write by anyone but the stream's recorders and the directors."""
+    check_logged_in(user)
+    if not is_recorder(user, stream_id):
+        raise NotPermitted(
+            "permission.not_a_recorder",
+            "Only this game's or match's recorders may record in it: the user who created it, "
+            "the score-keepers it names, and the directors.",
+        )
+
+
+def check_may_reopen(user: Any) -> None:
+    """A finished game or match is reopened (``move.undone`` past its end) by a director only."""
+    if user is not None and not is_director(user):
+        raise NotPermitted(
+            "permission.director_only",
+            "This game or match is finished: only a director may reopen it, with a reason.",
+        )
+
+
+def check_may_name_keepers(user: Any, created_by_id: int | None) -> None:
+    """Keepers are named by the stream's creator or a director."""
+    if user is None or is_director(user):
+        return
+    if not user.is_authenticated or user.pk != created_by_id:
+        raise NotPermitted(
+            "permission.not_the_creator",
+            "Only the user who created this game or match, or a director, names its keepers.",
+        )
+
+
+def _db_uuid(value: uuid.UUID) -> Any:
+    # SQLite stores UUIDs as 32 hex digits; PostgreSQL takes the UUID itself.
+    return value.hex if connection.vendor == "sqlite" else value

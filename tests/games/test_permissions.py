@@ -1,0 +1,214 @@
+"""Who may write (API.md conventions): a stream's recorders and the directors, nobody else.
+
+The check is the services', so the API, the pages and the admin share it; these tests go through
+the API with users logged in as a score-keeper's device would be.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from rest_framework.test import APIClient
+
+from games import services
+
+pytestmark = pytest.mark.django_db
+
+# A study position one jump from the end: B4 on C1 jumps G3 on C2 and lands on C3.
+ONE_JUMP_LEFT = {"position": {"C1": "B4", "C2": "G3"}}
+JUMP = {"from": 1, "to": 3}
+
+
+def client_of(username: str, **flags: Any) -> tuple[APIClient, Any]:
+    user = get_user_model().objects.create_user(username=username, password="pass-word-1", **flags)
+    client = APIClient()
+    client.force_authenticate(user=user)
+    return client, user
+
+
+def start_game(client: APIClient, **body: Any) -> str:
+    body = {"kind": "scarney-solitaire", "seats": [{"name": "Ann"}], **body}
+    response = client.post("/api/v1/games/", body, format="json")
+    assert response.status_code == 201, response.json()
+    return str(response.json()["id"])
+
+
+def record(client: APIClient, stream: str, type: str, data: Any, category: str = "games") -> Any:
+    body = {"id": str(uuid.uuid4()), "type": type, "data": data}
+    return client.post(f"/api/v1/{category}/{stream}/events/", body, format="json")
+
+
+def test_an_anonymous_write_is_401(anon: APIClient) -> None:
+    # given a game somebody started
+    creator, _ = client_of("creator")
+    game = start_game(creator, setup=ONE_JUMP_LEFT)
+    # when nobody logged in records in it, then
+    answer = record(anon, game, "pawn.jumped", JUMP)
+    assert answer.status_code == 401
+    assert (
+        anon.post("/api/v1/games/", {"kind": "scarney-solitaire"}, format="json").status_code == 401
+    )
+
+
+def test_a_keeper_of_one_game_gets_403_on_another() -> None:
+    director, _ = client_of("director", is_staff=True)
+    keeper, _ = client_of("kim")
+    mine, theirs = start_game(director, setup=ONE_JUMP_LEFT), start_game(director)
+    named = director.post(f"/api/v1/games/{mine}/keepers/", {"user": "kim"}, format="json")
+    assert named.status_code == 200
+
+    refused = record(keeper, theirs, "board.laid_out", {"position": {}})
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "permission.not_a_recorder"
+    assert "recorders" in refused.json()["detail"]
+    assert record(keeper, mine, "pawn.jumped", JUMP).status_code == 201
+
+
+def test_a_creator_names_a_keeper_who_can_then_write() -> None:
+    creator, _ = client_of("creator")
+    keeper, _ = client_of("kim")
+    game = start_game(creator, setup=ONE_JUMP_LEFT)
+    assert record(keeper, game, "pawn.jumped", JUMP).status_code == 403
+
+    named = creator.post(f"/api/v1/games/{game}/keepers/", {"user": "kim"}, format="json")
+    assert named.status_code == 200
+    assert named.json() == {"created_by": "creator", "keepers": ["kim"]}
+    assert record(keeper, game, "pawn.jumped", JUMP).status_code == 201
+
+
+def test_only_the_creator_or_a_director_names_or_drops_keepers() -> None:
+    creator, _ = client_of("creator")
+    keeper, _ = client_of("kim")
+    client_of("lee")
+    game = start_game(creator)
+    creator.post(f"/api/v1/games/{game}/keepers/", {"user": "kim"}, format="json")
+
+    refused = keeper.post(f"/api/v1/games/{game}/keepers/", {"user": "lee"}, format="json")
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "permission.not_the_creator"
+    unknown = creator.post(f"/api/v1/games/{game}/keepers/", {"user": "nobody"}, format="json")
+    assert unknown.status_code == 422 and unknown.json()["code"] == "keeper.unknown_user"
+    dropped = creator.delete(f"/api/v1/games/{game}/keepers/kim/")
+    assert dropped.status_code == 200 and dropped.json()["keepers"] == []
+    assert record(keeper, game, "board.laid_out", {"position": {}}).status_code == 403
+
+
+def test_a_holder_of_the_direct_permission_records_anywhere() -> None:
+    creator, _ = client_of("creator")
+    director, user = client_of("dora")
+    user.user_permissions.add(Permission.objects.get(codename="direct"))
+    game = start_game(creator, setup=ONE_JUMP_LEFT)
+    assert record(director, game, "pawn.jumped", JUMP).status_code == 201
+
+
+def test_a_finished_game_is_reopened_only_by_a_director_with_a_reason() -> None:
+    creator, _ = client_of("creator")
+    director, _ = client_of("director", is_staff=True)
+    game = start_game(creator, setup=ONE_JUMP_LEFT)
+    assert record(creator, game, "pawn.jumped", JUMP).json()["game"]["status"] == "finished"
+
+    refused = record(creator, game, "move.undone", {"reason": "wrong pawn"})
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "permission.director_only"
+    unexplained = record(director, game, "move.undone", {})
+    assert unexplained.status_code == 422
+    assert unexplained.json()["code"] == "undo.reason_required"
+    reopened = record(director, game, "move.undone", {"reason": "the keeper tapped C3 for C2"})
+    assert reopened.status_code == 201
+    assert reopened.json()["game"]["status"] == "in_progress"
+
+
+def test_a_move_taken_back_in_a_game_in_progress_needs_no_director() -> None:
+    creator, _ = client_of("creator")
+    game = start_game(creator)
+    laid = record(creator, game, "board.laid_out", {"position": _layout()})
+    assert laid.status_code == 201
+    assert record(creator, game, "move.undone", {}).status_code == 201
+
+
+def test_nobody_but_its_recorders_writes_into_a_match() -> None:
+    director, _ = client_of("director", is_staff=True)
+    stranger, _ = client_of("sam")
+    sheet = _match(director, "sheet")
+    live = _match(director, "live")
+
+    entry = record(stranger, sheet, "game.scored", {"scores": [60]}, category="matches")
+    assert entry.status_code == 403 and entry.json()["code"] == "permission.not_a_recorder"
+    game = {"kind": "scarney-solitaire", "match": live}
+    started = stranger.post("/api/v1/games/", game, format="json")
+    assert started.status_code == 403 and started.json()["code"] == "permission.not_a_recorder"
+
+    director.post(f"/api/v1/matches/{live}/keepers/", {"user": "sam"}, format="json")
+    started = stranger.post("/api/v1/games/", game, format="json")
+    assert started.status_code == 201
+    # the keeper of a match records in its games
+    laid = record(stranger, started.json()["id"], "board.laid_out", {"position": _layout()})
+    assert laid.status_code == 201
+
+
+def test_the_service_itself_records_without_a_user() -> None:
+    # Celery tasks and management commands pass no user: they are the service.
+    game = services.game_start(kind="scarney-solitaire", seats=[{"name": "Ann"}])
+    recorded = services.event_record(
+        stream_id=game.pk,
+        event_id=uuid.uuid4(),
+        type="board.laid_out",
+        data={"position": _layout()},
+    )
+    assert recorded.created
+
+
+def test_a_player_history_lists_no_game_in_progress_to_strangers(anon: APIClient) -> None:
+    creator, _ = client_of("creator")
+    stranger, _ = client_of("sam")
+    director, _ = client_of("director", is_staff=True)
+    game = start_game(creator, seats=[{"name": "Quiet Quentin"}])
+    player = creator.get(f"/api/v1/games/{game}/").json()["seats"][0]["player"]
+
+    def listed(client: APIClient) -> list[str]:
+        answer = client.get(f"/api/v1/players/{player}/history/")
+        return [row["id"] for row in answer.json()["results"]] if answer.status_code == 200 else []
+
+    assert listed(creator) == [game]
+    assert listed(director) == [game]
+    assert listed(stranger) == []
+    # and a player of nothing finished and public is not there at all for the public
+    assert anon.get(f"/api/v1/players/{player}/history/").status_code == 404
+    assert game not in [g["id"] for g in stranger.get("/api/v1/games/").json()["results"]]
+
+
+def test_a_player_of_a_finished_public_game_is_listed_for_the_public(anon: APIClient) -> None:
+    creator, _ = client_of("creator")
+    game = start_game(creator, seats=[{"name": "Open Olive"}], setup=ONE_JUMP_LEFT)
+    record(creator, game, "pawn.jumped", JUMP)
+    player = creator.get(f"/api/v1/games/{game}/").json()["seats"][0]["player"]
+    answer = anon.get(f"/api/v1/players/{player}/history/")
+    assert answer.status_code == 200
+    assert [row["id"] for row in answer.json()["results"]] == [game]
+
+
+def test_the_admin_shows_each_streams_recorders(client: Any) -> None:
+    creator, user = client_of("creator")
+    game = start_game(creator)
+    client_of("kim")
+    creator.post(f"/api/v1/games/{game}/keepers/", {"user": "kim"}, format="json")
+    admin = get_user_model().objects.create_superuser("boss", password="pass-word-1")
+    client.force_login(admin)
+    page = client.get("/admin/games/stream/").content.decode()
+    assert "creator; keepers: kim" in page
+
+
+def _match(client: APIClient, entry: str) -> str:
+    body = {"format": "scarney-solitaire", "players": [{"name": "Ann"}], "entry": entry}
+    response = client.post("/api/v1/matches/", body, format="json")
+    assert response.status_code == 201, response.json()
+    return str(response.json()["id"])
+
+
+def _layout() -> dict[str, str]:
+    pawns = [colour + str(spots) for colour in "BRYG" for spots in range(1, 5)]
+    return {f"C{i + 1}": pawn for i, pawn in enumerate(pawns)}
