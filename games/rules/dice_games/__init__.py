@@ -1,14 +1,11 @@
-"""The other dice games of the rule books, RULES.md 12-15: Double Cameroon, Going to Boston and
-Multiplication (``boston``), Hearts Due; each with its match format."""
+"""The other dice games of the rule books, RULES.md 12-15: Double Cameroon (``double_cameroon``,
+its categories in ``double_cameroon_scoring``), Going to Boston and Multiplication (``boston``),
+Hearts Due; each with its match format (``*_match``)."""
 
 from __future__ import annotations
 
-from games.rules.dice_games.boston import (
-    BOSTON_MATCH,
-    GOING_TO_BOSTON,
-    MULTIPLICATION_MATCH,
-    MULTIPLICATION_RULES,
-)
+from games.rules.dice_games.boston import GOING_TO_BOSTON, MULTIPLICATION_RULES
+from games.rules.dice_games.boston_match import BOSTON_MATCH, MULTIPLICATION_MATCH
 from games.rules.dice_games.double_cameroon import DOUBLE_CAMEROON
 from games.rules.dice_games.double_cameroon_match import DOUBLE_CAMEROON_MATCH
 from games.rules.dice_games.hearts_due import HEARTS_DUE

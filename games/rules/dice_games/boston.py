@@ -4,7 +4,7 @@ Every player antes into the pot, then takes one turn of three throws with no cho
 of three dice is set aside, the higher of the next two, and the last die. Going to Boston scores
 the sum of the three; Multiplication (first + second) × last. The highest score takes the pot; a
 tie is played off or the pot split (``boston_tie``, D-BOS-1). A game is one round; a session of
-rounds is a match, settled by the pot (RULES.md 0.8).
+rounds is a match, settled by the pot (RULES.md 0.8): ``boston_match``.
 """
 
 from __future__ import annotations
@@ -16,16 +16,8 @@ from typing import Any, ClassVar
 
 from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
 from games.rules.dice import ORDINARY_FACES, PotEntry, read_faces
-from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
-from games.rules.events import GAME_SCORED, THROWN
-from games.rules.matches import (
-    EntryWarning,
-    GameEntry,
-    ScoredMatch,
-    ScoredMatchState,
-    payments_settlement,
-    ranked,
-)
+from games.rules.errors import BadRuleset, BadSetup
+from games.rules.events import THROWN
 
 BOSTON, MULTIPLICATION = "going-to-boston", "multiplication"
 DICE = 3  # and so three throws: each sets one die aside
@@ -232,12 +224,12 @@ def _read_setup(setup: Any, seats: int) -> tuple[int, int]:
         )
     first = setup.get("first_player", 0)
     carried = setup.get("carried", 0)
-    if not _is_int(first) or not 0 <= first < seats:
+    if not is_int(first) or not 0 <= first < seats:
         raise BadSetup(
             "setup.bad_first_player",
             f"'first_player' must be a seat from 0 to {seats - 1}, not {first!r}.",
         )
-    if not _is_int(carried) or carried < 0:
+    if not is_int(carried) or carried < 0:
         raise BadSetup(
             "setup.bad_carried",
             f"'carried' must be the chips left in the pot (0 or more), not {carried!r}.",
@@ -245,12 +237,8 @@ def _read_setup(setup: Any, seats: int) -> tuple[int, int]:
     return first, carried
 
 
-def _is_int(value: Any) -> bool:
+def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_scores(value: Any, count: int) -> bool:
-    return isinstance(value, list) and len(value) == count and all(map(_is_int, value))
 
 
 def _decide(state: State) -> State:
@@ -292,183 +280,5 @@ def pot_view(state: State) -> dict[str, Any]:
     return {"balance": pot_balance(state.ledger), "nets": nets}
 
 
-# --- a session of rounds: the match ----------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SessionRuleset(Ruleset):
-    """A session's house rules: its rounds' own, and how many rounds it has.
-
-    ``session_rounds`` None (the default) plays one round per player, so each leads once.
-    """
-
-    session_rounds: int | None = None
-
-
-class BostonSession(ScoredMatch):
-    """A session of rounds of one game; every round's pot is a chip movement (RULES.md 0.8)."""
-
-    ruleset_type: type[Any] = SessionRuleset
-    min_seats = MIN_SEATS
-    max_seats = MAX_SEATS
-
-    def __init__(self, game: BostonRules, attainable: frozenset[int]) -> None:
-        self.kind = game.kind
-        self.game = game
-        self.attainable = attainable
-
-    def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> ScoredMatchState:
-        state = super().initial_state(ruleset, seats, teams)
-        check_ante(state.ruleset.ante_chips)
-        rounds = state.ruleset.session_rounds
-        if rounds is not None and (not _is_int(rounds) or rounds < 1):
-            raise BadRuleset(
-                "ruleset.bad_value",
-                f"House rule 'session_rounds' must be a positive whole number, not {rounds!r}.",
-                parameter="session_rounds",
-            )
-        return state
-
-    def rounds(self, state: ScoredMatchState) -> int:
-        return int(state.ruleset.session_rounds or state.seats)
-
-    def is_complete(self, state: ScoredMatchState) -> bool:
-        return len(state.entries) >= self.rounds(state)
-
-    def standing(self, state: ScoredMatchState) -> list[dict[str, Any]]:
-        """Each seat's chips won minus paid over the session, best first."""
-        nets, _ = session_chips(state)
-        return ranked(
-            [
-                {
-                    "seat": seat,
-                    "match_score": net,
-                    "bonuses": [],
-                    "total": net,
-                    "games_won": sum(1 for e in state.entries if seat in e.winners),
-                    "rank": 0,
-                }
-                for seat, net in enumerate(nets)
-            ]
-        )
-
-    def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
-        """The session's nets, the chips losers hand winners, and any remainder left in the pot."""
-        nets, left = session_chips(state)
-        payments = payments_settlement(_payments(nets), state.seats)["payments"]
-        return {"payments": payments, "nets": nets, "pot_left": left}
-
-    def next_game_setup(self, state: ScoredMatchState) -> dict[str, Any]:
-        """The lead passes to the left each round; a split's remainder stays in the pot."""
-        _, left = session_chips(state)
-        return {"first_player": len(state.entries) % state.seats, "carried": left}
-
-    def sheet_issues(self, state: ScoredMatchState, scores: tuple[int, ...]) -> list[IllegalEvent]:
-        return [
-            IllegalEvent(
-                "score.unattainable",
-                f"No turn of {self.game.name} scores {score} (seat {seat}, game "
-                f"{len(state.entries) + 1}).",
-                score=score,
-                seat=seat,
-            )
-            for seat, score in enumerate(scores)
-            if score not in self.attainable
-        ]
-
-    def extra_handlers(self) -> Mapping[str, Any]:
-        return {GAME_SCORED: self._sheet_round}
-
-    def _sheet_round(self, state: ScoredMatchState, move: Move) -> ScoredMatchState:
-        """A round from a sheet: every seat's score, and the play-offs of a tie if any."""
-        scores = self._scores(state, move)
-        number = len(state.entries) + 1
-        self._check_sheet_sums(state, move, scores, number)
-        playoffs = move.data.get("playoffs", [])
-        winners, played = self._sheet_winners(state, scores, playoffs)
-        warnings = state.warnings
-        for issue in self.sheet_issues(state, (*scores, *played)):
-            if state.ruleset.sheet_entry_validation == "strict":
-                raise issue
-            warnings = (*warnings, EntryWarning(number, issue.code, issue.message))
-        report = {"playoffs": playoffs} if playoffs else {}
-        entry = GameEntry(number, None, scores, winners, report)
-        return dataclasses.replace(state, entries=(*state.entries, entry), warnings=warnings)
-
-    def _sheet_winners(
-        self, state: ScoredMatchState, scores: tuple[int, ...], playoffs: Any
-    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The winners after the play-offs (each lists the tied seats' scores in playing order)."""
-        if not isinstance(playoffs, list):
-            raise IllegalEvent(
-                "event.bad_data", "'playoffs' must list the play-offs' scores.", field="playoffs"
-            )
-        first = len(state.entries) % state.seats
-        top = top_seats(dict(enumerate(scores)), first, state.seats)
-        played: tuple[int, ...] = ()
-        for extra in playoffs:
-            if len(top) == 1 or state.ruleset.boston_tie == SPLIT:
-                raise IllegalEvent(
-                    "sheet.playoff_not_due", "No tie is played off here, so no play-off is due."
-                )
-            if not _is_scores(extra, len(top)):
-                raise IllegalEvent(
-                    "event.bad_data",
-                    f"A play-off lists {len(top)} scores, one for each of seats "
-                    f"{', '.join(map(str, top))} in playing order.",
-                    field="playoffs",
-                )
-            played += tuple(extra)
-            top = top_seats(dict(zip(top, extra, strict=True)), first, state.seats)
-        if len(top) > 1 and state.ruleset.boston_tie == PLAYOFF:
-            raise IllegalEvent(
-                "sheet.playoff_missing",
-                f"Seats {', '.join(map(str, top))} tie for the pot: give their play-off scores.",
-                seats=list(top),
-            )
-        return tuple(sorted(top)), played
-
-
-def session_chips(state: ScoredMatchState) -> tuple[list[int], int]:
-    """Each seat's chip net over the session's rounds, and the chips left in the pot."""
-    nets = [0] * state.seats
-    left = 0
-    for entry in state.entries:
-        round_nets, left = _round_chips(state, entry, left)
-        nets = [a + b for a, b in zip(nets, round_nets, strict=True)]
-    return nets, left
-
-
-def _round_chips(state: ScoredMatchState, entry: GameEntry, carried: int) -> tuple[list[int], int]:
-    """A live round's chips as its own ledger gives them; a sheet round's from its winners."""
-    report = entry.report
-    nets, left = report.get("nets"), report.get("pot_left")
-    if _is_scores(nets, state.seats) and _is_int(left):
-        return list(nets), int(left)  # type: ignore[arg-type]
-    ante = state.ruleset.ante_chips
-    shares, left = share_pot(carried + ante * state.seats, len(entry.winners))
-    won = dict(zip(entry.winners, shares, strict=True))
-    return [won.get(seat, 0) - ante for seat in range(state.seats)], left
-
-
-def _payments(nets: Sequence[int]) -> list[tuple[int, int, int]]:
-    """Who hands whom how many chips: each loser's chips go to the winners in seat order."""
-    owed = {seat: -net for seat, net in enumerate(nets) if net < 0}
-    payments = []
-    for winner, due in ((seat, net) for seat, net in enumerate(nets) if net > 0):
-        for loser in owed:
-            amount = min(due, owed[loser])
-            if amount:
-                payments.append((loser, winner, amount))
-                owed[loser] -= amount
-                due -= amount
-    return payments
-
-
 GOING_TO_BOSTON = BostonRules(BOSTON, "Going to Boston", boston_score)
 MULTIPLICATION_RULES = BostonRules(MULTIPLICATION, "Multiplication", multiplication_score)
-
-SUMS = frozenset(range(3, 19))
-PRODUCTS = frozenset((a + b) * c for a in range(1, 7) for b in range(1, 7) for c in range(1, 7))
-BOSTON_MATCH = BostonSession(GOING_TO_BOSTON, SUMS)
-MULTIPLICATION_MATCH = BostonSession(MULTIPLICATION_RULES, PRODUCTS)

@@ -3,7 +3,8 @@
 A turn is up to three throws of ten dice, keeping any dice between throws (D-DC-1), then the ten
 dice are split into two groups of five, each scored in a different unused category of the
 player's ten. Each player has five turns; the highest total wins, ties are shared (D-DC-4).
-There is no settlement (RULES.md 0.8).
+There is no settlement (RULES.md 0.8). The ten categories and what five dice score in them
+(12.3) are in :mod:`games.rules.dice_games.double_cameroon_scoring`.
 """
 
 from __future__ import annotations
@@ -25,6 +26,14 @@ from games.rules.base import (
     make_ruleset,
 )
 from games.rules.dice import ORDINARY_FACES, read_faces
+from games.rules.dice_games.double_cameroon_scoring import (
+    CATEGORIES,
+    GROUP_SIZE,
+    Box,
+    category_points,
+    sheets_view,
+    unused_categories,
+)
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import THROWN
 
@@ -34,30 +43,9 @@ EVENT_TYPES = frozenset({THROWN, KEPT, GROUPED})
 THROW_1, KEEP, THROW_N, GROUP, OVER = "throw_1", "keep", "throw_n", "group", "over"
 
 DICE = 10
-GROUP_SIZE = 5
 THROWS = 3
 TURNS = 5
 MAX_SEATS = 20
-NUMBER_CATEGORIES = {
-    "aces": "1",
-    "twos": "2",
-    "threes": "3",
-    "fours": "4",
-    "fives": "5",
-    "sixes": "6",
-}
-CATEGORIES = (
-    "five_of_a_kind",
-    "large_cameroon",
-    "little_cameroon",
-    "full_house",
-    "sixes",
-    "fives",
-    "fours",
-    "threes",
-    "twos",
-    "aces",
-)
 # Above this many groupings the choice is left to the table (legal_events is None).
 MAX_LISTED_GROUPINGS = 256
 
@@ -73,18 +61,6 @@ class Ruleset:
 
     cameroon_kept_dice_locked: bool = False
     cameroon_five_counts_as_full_house: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Box:
-    """A category box filled: the five dice put there and what they scored."""
-
-    category: str
-    dice: tuple[str, ...]
-    points: int
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"category": self.category, "dice": list(self.dice), "points": self.points}
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,33 +163,10 @@ class DoubleCameroonRules:
 
     def view(self, state: State) -> dict[str, Any]:
         """What the table records next, the dice on the table, and every sheet itemised."""
-        return {"dice": _dice_view(state), "sheets": _sheets_view(state)}
+        return {"dice": _dice_view(state), "sheets": sheets_view(state.sheets)}
 
 
-# --- scoring -------------------------------------------------------------------------------------
-
-
-def category_points(category: str, dice: Sequence[str], ruleset: Ruleset | None = None) -> int:
-    """What five dice score in a category (RULES.md 12.3); 0 when they do not qualify (D-DC-2)."""
-    values = sorted(int(face) for face in dice)
-    counts = sorted(Counter(values).values())
-    if category == "five_of_a_kind":
-        return 50 if counts == [5] else 0
-    if category == "large_cameroon":
-        return 30 if values == [2, 3, 4, 5, 6] else 0
-    if category == "little_cameroon":
-        return 21 if values == [1, 2, 3, 4, 5] else 0
-    if category == "full_house":
-        five_counts = (ruleset or Ruleset()).cameroon_five_counts_as_full_house
-        # D-DC-5: a full house scores all five dice; D-DC-3: five of a kind only by house rule.
-        return sum(values) if counts == [2, 3] or (five_counts and counts == [5]) else 0
-    face = int(NUMBER_CATEGORIES[category])
-    return sum(value for value in values if value == face)
-
-
-def unused_categories(sheet: Sequence[Box]) -> tuple[str, ...]:
-    used = {box.category for box in sheet}
-    return tuple(category for category in CATEGORIES if category not in used)
+# --- the groupings of ten dice -------------------------------------------------------------------
 
 
 def groupings(showing: Sequence[str], unused: Sequence[str]) -> list[Move]:
@@ -449,17 +402,6 @@ def _dice_view(state: State) -> dict[str, Any]:
         "throws": [list(t) for t in state.throws],
         "turns": [turn.as_dict() for turn in state.turns],
     }
-
-
-def _sheets_view(state: State) -> list[dict[str, Any]]:
-    return [
-        {
-            "seat": seat,
-            "boxes": {box.category: box.as_dict() for box in sheet},
-            "total": sum(box.points for box in sheet),
-        }
-        for seat, sheet in enumerate(state.sheets)
-    ]
 
 
 DOUBLE_CAMEROON = DoubleCameroonRules()

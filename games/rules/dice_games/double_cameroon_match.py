@@ -18,15 +18,8 @@ from typing import Any, ClassVar
 
 from games.rules.base import Move
 from games.rules.dice import ORDINARY_FACES
-from games.rules.dice_games.double_cameroon import (
-    CATEGORIES,
-    DOUBLE_CAMEROON,
-    GROUP_SIZE,
-    KIND,
-    MAX_SEATS,
-    Ruleset,
-    category_points,
-)
+from games.rules.dice_games.double_cameroon import DOUBLE_CAMEROON, KIND, MAX_SEATS, Ruleset
+from games.rules.dice_games.double_cameroon_scoring import CATEGORIES, GROUP_SIZE, category_points
 from games.rules.errors import IllegalEvent
 from games.rules.events import GAME_SCORED
 from games.rules.matches import EntryWarning, GameEntry, OneGameMatch, ScoredMatchState, no_payments

@@ -53,9 +53,9 @@ GAME_BONUS = 20  # High-Low: per game won, for each player (D-HL-6)
 TARGET = 100  # Doubles and High-Low end once a cumulative score reaches it
 SINGLES_ROUNDS = 5
 DOUBLES_GAME_TOTAL = 40
-HIGH_LOW_UNDOUBLED_MAX = 37
-HIGH_LOW_DOUBLED_MAX = 74
-HIGH_LOW_MIN = 2
+HIGH_LOW_MIN = 3  # an undoubled winner's score is 3 to 34 (5.6, C.3)
+HIGH_LOW_UNDOUBLED_MAX = 34
+HIGH_LOW_DOUBLED_MAX = 2 * HIGH_LOW_UNDOUBLED_MAX  # doubled: even, 6 to 68
 
 
 def _bonus(kind: str, points: int) -> dict[str, Any]:
@@ -323,7 +323,7 @@ class DoublesMatch(BoardMatch):
 
 
 def high_low_score_possible(score: int) -> bool:
-    """A winner's game score C.3 allows: 2-37 undoubled, or even up to 74 (black last pawn)."""
+    """A winner's game score C.3 allows: 3-34 undoubled, or even 6-68 doubled (black last pawn)."""
     if HIGH_LOW_MIN <= score <= HIGH_LOW_UNDOUBLED_MAX:
         return True
     return score % 2 == 0 and score <= HIGH_LOW_DOUBLED_MAX and score >= 2 * HIGH_LOW_MIN
@@ -419,7 +419,8 @@ class HighLowMatch(BoardMatch):
             IllegalEvent(
                 "score.unattainable",
                 f"{score} is not a possible High-Low Scarney score (seat {seat}, game {number}): "
-                "a winner scores 2 to 37, or an even score up to 74 when the last pawn is black.",
+                "a winner scores 3 to 34, or an even score from 6 to 68 when the last pawn is "
+                "black.",
                 seat=seat,
                 score=score,
                 game=number,

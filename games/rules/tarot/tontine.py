@@ -207,7 +207,8 @@ class TontineRules:
             "claims": [{"seat": seat, "card": card} for seat, card in state.claims],
             "groups": group_owners(state),
             "points": seat_points(state),
-            "result": hand_result(state) if state.table.over else None,
+            # Not "result": that is the game JSON's own key (the Result of the hand as a game).
+            "hand_result": hand_result(state) if state.table.over else None,
         }
 
 

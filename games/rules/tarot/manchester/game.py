@@ -204,7 +204,8 @@ class ManchesterRules:
             "dead": list(state.dead),
             "truffle_discards": list(state.truffle_discards),
             "stock": len(state.stock),
-            "scores": score_sheet(state),
+            # Not "scores": the game JSON's own per-seat ``scores`` would hide it.
+            "hand_sheet": score_sheet(state),
         }
 
     def match_report(self, state: State) -> dict[str, Any]:

@@ -41,6 +41,16 @@ class ManchesterMatch(ScoredMatch):
         ]
         return ranked(rows)
 
+    def games(self, state: ScoredMatchState) -> list[dict[str, Any]]:
+        """The game row, with the hand's sheet as the game view's ``hand_sheet`` shows it (start
+        values, first and second scores, hand totals, game points: 20.2-20.4); a hand entered
+        from a sheet has none (null)."""
+        rows = super().games(state)
+        for row, entry in zip(rows, state.entries, strict=True):
+            sheet = {key: value for key, value in entry.report.items() if key != "dealer"}
+            row["hand_sheet"] = sheet or None
+        return rows
+
     def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
         """Game points are scores, not payments: the totals and the winner (a draw: both)."""
         totals = [sum(e.scores[s] for e in state.entries) for s in (0, 1)]

@@ -11,15 +11,13 @@ from games.rules.base import Move, Rules, fold, make_ruleset
 from games.rules.dice_games.boston import (
     GOING_TO_BOSTON,
     MULTIPLICATION_RULES,
-    PRODUCTS,
-    SUMS,
     Ruleset,
-    SessionRuleset,
     State,
     boston_score,
     multiplication_score,
     set_aside,
 )
+from games.rules.dice_games.boston_match import PRODUCTS, SUMS, SessionRuleset
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
 from games.rules.matches import ScoredMatchState
 from games.rules.registry import match_rules

@@ -7,14 +7,8 @@ import pytest
 
 from games.rules import registry
 from games.rules.base import Move, Rules, fold, make_ruleset
-from games.rules.dice_games.double_cameroon import (
-    CATEGORIES,
-    DOUBLE_CAMEROON,
-    Ruleset,
-    State,
-    category_points,
-    groupings,
-)
+from games.rules.dice_games.double_cameroon import DOUBLE_CAMEROON, Ruleset, State, groupings
+from games.rules.dice_games.double_cameroon_scoring import CATEGORIES, category_points
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
 
 GAME = DOUBLE_CAMEROON

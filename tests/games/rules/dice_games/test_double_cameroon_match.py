@@ -11,16 +11,9 @@ from typing import Any
 import pytest
 
 from games.rules.base import Move, make_ruleset
-from games.rules.dice_games.double_cameroon import (
-    CATEGORIES,
-    DOUBLE_CAMEROON,
-    KEEP,
-    THROW_1,
-    THROW_N,
-    State,
-    unused_categories,
-)
+from games.rules.dice_games.double_cameroon import DOUBLE_CAMEROON, KEEP, THROW_1, THROW_N, State
 from games.rules.dice_games.double_cameroon_match import MatchRuleset, attainable
+from games.rules.dice_games.double_cameroon_scoring import CATEGORIES, unused_categories
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
 from games.rules.matches import ScoredMatchState
 from games.rules.registry import formats, match_rules

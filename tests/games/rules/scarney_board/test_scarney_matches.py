@@ -538,7 +538,21 @@ def test_high_low_sheet_b3_b_wins_294_to_42_by_252() -> None:
 
 def test_high_low_game_scores_within_appendix_c3() -> None:
     possible = [s for s in range(-2, 80) if high_low_score_possible(s)]
-    assert possible == [*range(2, 38), *range(38, 75, 2)]
+    assert possible == [*range(3, 35), *range(36, 69, 2)]
+
+
+@pytest.mark.parametrize("score", [2, 35, 37, 70, 72, 74])
+def test_high_low_strict_sheet_refuses_scores_outside_3_34_and_even_6_68(score: int) -> None:
+    for scores in ([score, 0], [0, score]):
+        refused = refusal(HIGH_LOW_MATCH, start(HIGH_LOW_MATCH, 2), scored(scores))
+        assert refused.code == "score.unattainable"
+        assert "3 to 34" in refused.message and "6 to 68" in refused.message
+
+
+@pytest.mark.parametrize("score", [3, 34, 36, 68])
+def test_high_low_strict_sheet_accepts_the_ends_of_appendix_c3(score: int) -> None:
+    state = HIGH_LOW_MATCH.apply(start(HIGH_LOW_MATCH, 2), scored([0, score]))
+    assert HIGH_LOW_MATCH.warnings(state) == [] and cumulative(state) == [0, score]
 
 
 @pytest.mark.parametrize("scores", [[0, 0], [10, 12], [0, 1], [39, 0], [0, 76], [-4, 0]])
@@ -567,8 +581,8 @@ def test_high_low_shutout_bonus_when_the_loser_never_scored() -> None:
 
 
 def test_high_low_many_small_wins_reverse_the_payment() -> None:
-    # A wins twenty games of 4; B wins 74 and 30 and so the match (D-HL-7)
-    lines = [scored([4, 0])] * 20 + [scored([0, 74]), scored([0, 30])]
+    # A wins twenty games of 4; B wins 68 and 36 and so the match (D-HL-7)
+    lines = [scored([4, 0])] * 20 + [scored([0, 68]), scored([0, 36])]
     state = play(HIGH_LOW_MATCH, start(HIGH_LOW_MATCH, 2), lines)
     assert HIGH_LOW_MATCH.is_complete(state)
     assert totals(HIGH_LOW_MATCH, state) == {0: 80 + 400, 1: 104 + 40 + 100}
@@ -599,11 +613,11 @@ def test_high_low_pick_of_two_pawns_of_one_colour_decides_the_first_starter() ->
 
 
 def test_high_low_match_ends_the_first_time_a_player_reaches_100() -> None:
-    state = play(HIGH_LOW_MATCH, start(HIGH_LOW_MATCH, 2), [scored([0, 74]), scored([0, 24])])
-    assert not HIGH_LOW_MATCH.is_complete(state)  # 98
-    state = HIGH_LOW_MATCH.apply(state, scored([0, 2]))
+    state = play(HIGH_LOW_MATCH, start(HIGH_LOW_MATCH, 2), [scored([0, 68]), scored([0, 28])])
+    assert not HIGH_LOW_MATCH.is_complete(state)  # 96
+    state = HIGH_LOW_MATCH.apply(state, scored([0, 4]))
     assert HIGH_LOW_MATCH.is_complete(state) and HIGH_LOW_MATCH.winner(state) == 1
-    assert refusal(HIGH_LOW_MATCH, state, scored([0, 2])).code == "match.over"
+    assert refusal(HIGH_LOW_MATCH, state, scored([0, 4])).code == "match.over"
 
 
 @pytest.mark.parametrize("match", [SINGLES_MATCH, DOUBLES_MATCH, HIGH_LOW_MATCH])
@@ -733,7 +747,7 @@ def _next_scores(match: Any, state: ScoredMatchState, rng: random.Random) -> tup
         return [first, 40 - first], 0
     winner = rng.randrange(2)
     scores = [0, 0]
-    scores[winner] = rng.choice([2, 21, 37, 44, 74])
+    scores[winner] = rng.choice([3, 21, 34, 44, 68])
     return scores, winner
 
 

@@ -624,9 +624,23 @@ def test_a_sheet_hand_scores_only_its_winner() -> None:
 def test_the_view_shows_hands_tricks_scores_and_the_report() -> None:
     state = whole_hand()
     view = PICC.view(state)
-    assert view["phase"] == HAND_OVER and view["scores"]["game_points"] == list(game_points(state))
+    assert view["phase"] == HAND_OVER
+    assert view["hand_sheet"]["game_points"] == list(game_points(state))
     assert len(view["part_one"]["tricks"]) == 10 and len(view["part"]["tricks"]) == 13
     assert PICC.match_report(state)["hand_totals"] == list(hand_totals(state))
+
+
+def test_the_match_rows_carry_each_live_hand_sheet_as_the_view_shows_it() -> None:
+    state = whole_hand()
+    report = PICC.match_report(state)
+    hand = {"game": str(uuid.uuid4()), "scores": list(game_points(state)), "report": report}
+    match = PICCADILLY_MATCH.initial_state({}, 2)
+    match = PICCADILLY_MATCH.apply(match, Move("game.finished", hand))
+    match = PICCADILLY_MATCH.apply(match, Move("game.scored", {"scores": [0, 9]}))
+    live, sheet = PICCADILLY_MATCH.games(match)
+    assert live["hand_sheet"] == PICC.view(state)["hand_sheet"]
+    assert live["hand_sheet"]["game_points"] == live["scores"] == list(game_points(state))
+    assert sheet["hand_sheet"] is None  # a hand from a sheet has only its game points
 
 
 # --- a worked hand: every figure of 20.2.6, 20.3.5 and 20.4 computed by hand ----------------------
