@@ -171,7 +171,7 @@ def fill_chunk(args: tuple[int, int, list[tuple[int, str]], str, bool]) -> tuple
                     "scarney-solitaire",
                     version,
                     "finished" if game["finished"] else "in_progress",
-                    pack(folded),
+                    pack(folded, stream_id),
                     version,
                     head,
                     True,

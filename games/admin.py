@@ -79,4 +79,4 @@ class EventAdmin(ReadOnlyAdmin):
 
 @admin.register(Outbox)
 class OutboxAdmin(ReadOnlyAdmin):
-    list_display = ["id", "task", "key", "created_at", "dispatched_at", "attempts"]
+    list_display = ["id", "task", "key", "created_at", "dispatched_at", "done_at", "attempts"]

@@ -10,7 +10,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import NotAuthenticated, ValidationError
-from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -20,18 +19,19 @@ from games import serializers as bodies
 from games.models import Match, Stream
 from games.representation import event_json, game_json, game_status, match_json
 from games.rules.events import MATCH_SETTLED
+from scarney_site.pagination import CheckedCursorPagination
 from scoring import selectors
 from scoring.models import GameSummary, MatchStanding
 
 AT_VERSION = OpenApiParameter("at_version", OpenApiTypes.INT, description="State as of version N.")
 
 
-class VersionCursor(CursorPagination):
+class VersionCursor(CheckedCursorPagination):
     ordering = "version"
     page_size = 100
 
 
-class NewestCursor(CursorPagination):
+class NewestCursor(CheckedCursorPagination):
     ordering = "-updated_at"
     page_size = 50
 

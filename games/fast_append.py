@@ -81,7 +81,11 @@ def try_append(
     status = Stream.Status.FINISHED if over else Stream.Status.IN_PROGRESS
     more = readmodels.current().append_clauses(after, status, event.recorded_at)
     position = store.append_unlocked(
-        event, previous_hash=head.hash, status=status, snapshot=folding.pack(after), more=more
+        event,
+        previous_hash=head.hash,
+        status=status,
+        snapshot=folding.pack(after, stream_id),
+        more=more,
     )
     if position is None or over:
         forget(stream_id)

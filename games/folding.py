@@ -7,10 +7,17 @@ pure rule engine gives the state; the snapshot on the stream row only saves that
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import hmac
 import pickle
+import struct
+import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from django.conf import settings
 
 from games import store
 from games.models import Stream
@@ -20,7 +27,8 @@ from games.rules.events import GAME_STARTED, MATCH_STARTED
 from games.rules.matches import MatchRules
 
 # Bump when a state class changes shape or moves: older snapshots are then ignored and refolded.
-SNAPSHOT_FORMAT = 3  # 3: the rule modules moved into family packages (pickles name class paths)
+# 3: the rule modules moved into family packages (pickles name class paths); 4: authenticated.
+SNAPSHOT_FORMAT = 4
 
 
 class GameEngine:
@@ -169,19 +177,57 @@ def state_stack(stream: Stream) -> tuple[dict[str, Any], list[Any]]:
     return first.data, fold_states(engine.rules, engine.start(first.data), moves)
 
 
-def pack(folded: Folded) -> bytes:
-    return pickle.dumps((SNAPSHOT_FORMAT, folded.header, folded.state), pickle.HIGHEST_PROTOCOL)
+# A snapshot is its MAC then its pickle. Unpickling runs code the pickle names, so a snapshot is
+# unpickled only once its MAC shows this installation made it: HMAC-SHA256, under a key derived
+# from SECRET_KEY (which the database does not hold), of the format, the version, the stream and
+# the pickle. One written by anyone else, or copied from another stream or version, is ignored.
+_MAC_SIZE = hashlib.sha256().digest_size
+_MAC_SALT = "games.folding.snapshot"
+_BOUND = struct.Struct(">HQ")  # SNAPSHOT_FORMAT, version; then the stream id's 16 bytes
+
+
+@functools.lru_cache(maxsize=4)
+def _hmac_pads(secret: str) -> tuple[Any, Any]:
+    """HMAC-SHA256's inner and outer hashes, keyed and ready to copy (RFC 2104).
+
+    The key is derived from SECRET_KEY as django.utils.crypto.salted_hmac derives its own, under
+    this module's salt. The pads are hashed once per key, not per snapshot: hmac.digest() would
+    set up its key on every call, four times the cost of the MAC itself.
+    """
+    key = hashlib.sha256((_MAC_SALT + secret).encode()).digest()
+    block = key.ljust(hashlib.sha256().block_size, b"\0")
+    inner = hashlib.sha256(bytes(byte ^ 0x36 for byte in block))
+    outer = hashlib.sha256(bytes(byte ^ 0x5C for byte in block))
+    return inner, outer
+
+
+def _mac(stream_id: uuid.UUID, version: int, body: bytes | memoryview) -> bytes:
+    inner, outer = (pad.copy() for pad in _hmac_pads(settings.SECRET_KEY))
+    inner.update(_BOUND.pack(SNAPSHOT_FORMAT, version))
+    inner.update(stream_id.bytes)
+    inner.update(body)
+    outer.update(inner.digest())
+    mac: bytes = outer.digest()
+    return mac
+
+
+def pack(folded: Folded, stream_id: uuid.UUID) -> bytes:
+    """The snapshot of ``folded``, the state of stream ``stream_id`` at ``folded.version``."""
+    body = pickle.dumps((folded.header, folded.state), pickle.HIGHEST_PROTOCOL)
+    return _mac(stream_id, folded.version, body) + body
 
 
 def unpack(stream: Stream) -> Folded | None:
-    """The snapshot, if present, current and readable; else None (the caller refolds)."""
+    """The snapshot, if present, current, authentic and readable; else None (the caller refolds)."""
     if not stream.snapshot or stream.snapshot_version != stream.version:
         return None
+    snapshot = memoryview(stream.snapshot)
+    mac, body = snapshot[:_MAC_SIZE], snapshot[_MAC_SIZE:]
+    if not hmac.compare_digest(mac, _mac(stream.pk, stream.version, body)):
+        return None  # not made here for this stream and version: never unpickled
     try:
-        fmt, header, state = pickle.loads(bytes(stream.snapshot))
+        header, state = pickle.loads(body)
     except Exception:  # an unreadable cache is not an error: the events are the truth
-        return None
-    if fmt != SNAPSHOT_FORMAT:
         return None
     return Folded(stream.category, header, state, stream.version)
 

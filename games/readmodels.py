@@ -31,6 +31,10 @@ class ReadModels(Protocol):
     def append_clauses(self, folded: Folded, status: str, recorded_at: datetime) -> list[Clause]:
         """The fast path's read-model updates of a game's move, as statement pieces."""
 
+    def differences(self) -> list[str]:
+        """Every read model row that differs from a re-fold of the events, each as a sentence
+        naming the row and the field (``manage.py verify_events --projections``)."""
+
 
 _registered: list[ReadModels] = []
 

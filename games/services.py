@@ -18,6 +18,7 @@ from django.db import transaction
 
 from games import events as event_types
 from games import fast_append, folding, outbox, permissions, readmodels, store
+from games.canonical import canonical
 from games.models import Game, GameSeat, Match, MatchSeat, Player, Stream
 from games.rules import registry
 from games.rules.base import Move, ReportsToMatch, make_ruleset, ruleset_as_dict, step
@@ -26,10 +27,14 @@ from games.rules.events import (
     GAME_FINISHED,
     GAME_SCORED,
     GAME_STARTED,
+    MATCH_RATED,
+    MATCH_SETTLED,
     MATCH_STARTED,
     SERVICE_ONLY,
     UNDO,
 )
+
+CLOSE_TASK = "scoring.close_match"  # the Celery task that runs match_close
 
 
 @dataclass(frozen=True)
@@ -87,6 +92,7 @@ def game_start(
 ) -> Game:
     """Create a game stream and record its ``game.started`` event."""
     permissions.check_logged_in(user)
+    seats, ruleset, setup = canonical(seats), canonical(ruleset), canonical(setup)
     rules = registry.get(kind)
     match, number, roles = _match_slot(match_id, kind) if match_id else (None, None, {})
     if match is not None:
@@ -176,6 +182,7 @@ def match_start(
 ) -> Match:
     """Create a match stream and record its ``match.started`` event."""
     permissions.check_logged_in(user)
+    players, teams, ruleset = canonical(players), canonical(teams), canonical(ruleset)
     engine = folding.MatchEngine(format)
     if entry not in ("live", "sheet"):
         raise BadSetup("match.bad_entry", f"entry must be 'live' or 'sheet', not {entry!r}.")
@@ -208,6 +215,8 @@ def match_close(*, match_id: uuid.UUID) -> bool:
     """
     with transaction.atomic():
         stream = store.lock_stream(match_id)
+        # The close task's outbox row is done with this transaction, whichever way it ends.
+        outbox.mark_done(_close_key(match_id))
         folded = folding.load(stream)
         closing = folded.match_rules.closing_event(folded.state)
         if closing is None:
@@ -215,6 +224,32 @@ def match_close(*, match_id: uuid.UUID) -> bool:
         type, data = closing
         _append(stream, uuid.uuid5(match_id, type), type, data, _meta(None, {}), folded)
         return True
+
+
+def match_close_sweep(*, limit: int = 500) -> int:
+    """Register the close task of every complete match without its closing event; the number.
+
+    The safety net under the outbox (run by beat, and by ``manage.py close_matches``): a match
+    whose close was never registered or never recorded is closed all the same.
+    """
+    unclosed = (
+        Stream.objects.filter(category=Stream.Category.MATCH, status=Stream.Status.FINISHED)
+        .exclude(events__type__in=(MATCH_SETTLED, MATCH_RATED))
+        .values_list("pk", flat=True)
+    )
+    registered = 0
+    for match_id in list(unclosed[:limit]):
+        with transaction.atomic():
+            stream = store.lock_stream(match_id)
+            folded = folding.load(stream)
+            if folded.match_rules.closing_event(folded.state) is not None:
+                outbox.register(CLOSE_TASK, [str(match_id)], key=_close_key(match_id))
+                registered += 1
+    return registered
+
+
+def _close_key(match_id: uuid.UUID) -> str:
+    return f"close:{match_id}"
 
 
 # --- recorders ---------------------------------------------------------------------------------
@@ -282,8 +317,13 @@ def event_record(
     permissions.check_may_record(user, stream_id)
     if not isinstance(data, dict):
         raise IllegalEvent("event.bad_data", "The event's data must be a JSON object.")
+    # One form, hashed, stored, compared with a retry and returned (games.canonical), and only
+    # the fields and sizes the event's type takes (games.events).
+    data = canonical(data)
+    if type not in SERVICE_ONLY:  # refused as event.reserved_type, whatever their data
+        event_types.check_data(type, data)
     data = event_types.normalise(type, data)
-    meta = _meta(user, meta or {})
+    meta = _meta(user, event_types.check_meta(canonical(meta or {})))
     try:
         if category in (None, Stream.Category.GAME):
             fast = fast_append.try_append(stream_id, event_id, type, data, expected_version, meta)
@@ -376,11 +416,13 @@ def _append(
     folded: folding.Folded | None,
 ) -> Recorded:
     """Fold, insert, snapshot, project, and register side effects; the caller holds the lock."""
+    if type in SERVICE_ONLY:
+        data = canonical(data)  # the service's own events (a client's are canonical already)
     after = _fold_next(stream, folded, type, data)
     status_before = None if stream.version == 0 else stream.status
     row = store.insert(stream, event_id=event_id, type=type, data=data, meta=meta)
     stream.status = _status(after, stream.status)
-    stream.snapshot = folding.pack(after)
+    stream.snapshot = folding.pack(after, stream.pk)
     stream.snapshot_version = stream.version
     stream.save(update_fields=["version", "head_hash", "status", "snapshot", "snapshot_version"])
     event = store.read(row)
@@ -436,7 +478,7 @@ def _after_append(stream: Stream, folded: folding.Folded, event: store.StoredEve
             _report_game_to_match(stream, folded, uuid.UUID(match_id))
     elif stream.status == Stream.Status.FINISHED:
         if folded.match_rules.closing_event(folded.state) is not None:
-            outbox.register("scoring.close_match", [str(stream.pk)], key=f"close:{stream.pk}")
+            outbox.register(CLOSE_TASK, [str(stream.pk)], key=_close_key(stream.pk))
 
 
 def _report_game_to_match(game_stream: Stream, folded: folding.Folded, match_id: uuid.UUID) -> None:
@@ -464,5 +506,5 @@ def _user_or_none(user: Any) -> Any:
 
 
 def _meta(user: Any, client_meta: dict[str, Any]) -> dict[str, Any]:
-    known = {k: client_meta[k] for k in ("device", "client_time") if k in client_meta}
-    return {"recorded_by": getattr(_user_or_none(user), "pk", None), **known}
+    """The client's meta (checked by ``events.check_meta``) and who recorded the event."""
+    return {"recorded_by": getattr(_user_or_none(user), "pk", None), **client_meta}

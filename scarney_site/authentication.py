@@ -1,45 +1,30 @@
-"""Token authentication with the key lookup cached per process.
+"""``Authorization: Token <key>``, checked against the hashed, expiring tokens of access.ApiToken.
 
-Looking the token up cost a quarter of a recorded move's time over HTTP. A revoked token or a
-deactivated user is refused by every process within TOKEN_CACHE_SECONDS (and at once by the
-process that revoked it).
+Every request looks its token up: one query on the unique index of the key's digest, joined to the
+user. No process keeps a copy, so a token revoked (its row deleted) or expired, or a user
+deactivated, is refused at once by every process.
 """
 
 from __future__ import annotations
 
-import time
-from collections import OrderedDict
 from typing import Any
 
-from django.conf import settings
-from django.db.models.signals import post_delete, post_save
-from django.dispatch import receiver
+from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
-from rest_framework.authtoken.models import Token
 
-MAX_KEYS = 10_000
-_seen: OrderedDict[str, tuple[float, Any, Any]] = OrderedDict()
+from scarney_site.access.models import ApiToken, digest_of
 
 
-class CachedTokenAuthentication(TokenAuthentication):
-    def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        now = time.monotonic()
-        hit = _seen.get(key)
-        if hit is not None and hit[0] > now:
-            return hit[1], hit[2]
-        user, token = super().authenticate_credentials(key)
-        _seen[key] = (now + settings.TOKEN_CACHE_SECONDS, user, token)
-        if len(_seen) > MAX_KEYS:
-            _seen.popitem(last=False)
-        return user, token
+class HashedTokenAuthentication(TokenAuthentication):
+    keyword = "Token"
 
-
-@receiver(post_delete, sender=Token)
-def _forget_token(sender: Any, instance: Token, **kwargs: Any) -> None:
-    _seen.pop(instance.key, None)
-
-
-@receiver(post_save, sender=settings.AUTH_USER_MODEL)
-def _forget_user(sender: Any, instance: Any, **kwargs: Any) -> None:
-    for key in [k for k, (_, user, _) in _seen.items() if user.pk == instance.pk]:
-        _seen.pop(key, None)
+    def authenticate_credentials(self, key: str) -> tuple[Any, ApiToken]:
+        try:
+            token = ApiToken.objects.select_related("user").get(digest=digest_of(key))
+        except ApiToken.DoesNotExist:
+            raise exceptions.AuthenticationFailed("Invalid token.") from None
+        if token.expired:
+            raise exceptions.AuthenticationFailed("The token has expired.")
+        if not token.user.is_active:
+            raise exceptions.AuthenticationFailed("User inactive or deleted.")
+        return token.user, token

@@ -15,6 +15,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from games.canonical import BadValue
 from games.permissions import NotPermitted
 from games.rules.errors import RuleError
 from games.store import EventIdReused, VersionConflict
@@ -57,6 +58,8 @@ def _known(exc: Exception) -> Response | None:
         return Response(
             {"code": "event.id_reused", "detail": str(exc), "id": str(exc.event_id)}, status=409
         )
+    if isinstance(exc, BadValue):
+        return Response({"code": exc.code, "detail": exc.message}, status=400)
     if isinstance(exc, RequestDataTooBig):
         return Response(
             {"code": "request.too_large", "detail": "The request body is too large."}, status=400

@@ -7,13 +7,17 @@ from typing import Any
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
+from games.canonical import canonical
+
 # No event of any game nests deeper than a few levels; deeper bodies are refused before storage.
 MAX_DEPTH = 32
 
 
 class JSONParser(parsers.JSONParser):
     """Refuses JSON nested too deeply and strings holding NUL characters (PostgreSQL cannot
-    store them), as 400 ``request.malformed``."""
+    store them), as 400 ``request.malformed``; then gives the body in its canonical form
+    (``games.canonical``), refusing numbers that are not finite (``1e400``) and lone surrogates
+    as 400 ``request.bad_number`` and ``request.bad_text``, whichever endpoint they reach."""
 
     def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
         try:
@@ -23,7 +27,7 @@ class JSONParser(parsers.JSONParser):
         problem = _problem(data)
         if problem:
             raise ParseError(f"JSON parse error - {problem}.")
-        return data
+        return canonical(data)
 
 
 def _problem(value: Any) -> str | None:

@@ -2,7 +2,9 @@
 
 DATABASE_URL  default: a SQLite file under var/
 REDIS_URL     unset: Celery runs tasks eagerly in the web process; set: a real broker
-SECRET_KEY, DEBUG, ALLOWED_HOSTS
+SECRET_KEY    unset: a key generated on first run into var/secret_key (SECRET_KEY_FILE), mode 0600
+CHECKPOINT_KEY  unset: the Ed25519 checkpoint key made on first use in var/checkpoint.key, 0600
+DEBUG, ALLOWED_HOSTS, the HTTPS settings (SECURE_*, *_COOKIE_SECURE), the THROTTLE_* rates
 """
 
 from __future__ import annotations
@@ -27,10 +29,50 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def secret_key(path: Path) -> str:
+    """SECRET_KEY from the environment, else this installation's own key, made on first run.
+
+    The key is written once (never replaced: a second process that races the first reads the
+    winner's key) to a file only its owner can read, so ``make run`` needs no configuration and
+    no installation shares a key with another. A deployment sets SECRET_KEY (check --deploy says
+    so: every host must sign with the same key).
+    """
+    key = os.environ.get("SECRET_KEY", "").strip()
+    if key:
+        return key
+    if not path.exists():
+        from django.core.management.utils import get_random_secret_key
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        draft = path.with_name(f".{path.name}.{os.getpid()}")
+        descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as out:
+            out.write(get_random_secret_key() + "\n")
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    return path.read_text().strip()
+
+
 DEBUG = env_bool("DEBUG", False)
-# The fallback key only serves a local demo; a deployment sets SECRET_KEY.
-SECRET_KEY = os.environ.get("SECRET_KEY", "insecure-local-demo-key-set-SECRET_KEY-in-production")
+SECRET_KEY_FILE = Path(os.environ.get("SECRET_KEY_FILE") or VAR_DIR / "secret_key")
+SECRET_KEY = secret_key(SECRET_KEY_FILE)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+
+# HTTPS (README "Configuration"): off for `make run`; a deployment turns them all on, and then
+# `manage.py check --deploy` reports no issue.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a load balancer's plain-HTTP health check
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
+# Behind deploy/nginx.conf the scheme needs no setting here: the front sets X-Forwarded-Proto and
+# gunicorn believes it from loopback only (its forwarded_allow_ips), so request.is_secure() holds.
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -41,7 +83,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "scarney_site.access",
     "django_filters",
     "drf_spectacular",
     "games.apps.GamesConfig",
@@ -109,10 +151,22 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "scarney_site.authentication.CachedTokenAuthentication",
+        "scarney_site.authentication.HashedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "scarney_site.throttling.TokenRateThrottle",
+        "scarney_site.throttling.AddressRateThrottle",
+    ],
+    # A club table's device records a move every few seconds and reads a little more; these leave
+    # ample room for bursts while stopping one runaway client from taking every worker.
+    "DEFAULT_THROTTLE_RATES": {
+        "token": os.environ.get("THROTTLE_TOKEN_RATE", "3000/m"),
+        "address": os.environ.get("THROTTLE_ADDRESS_RATE", "600/m"),
+    },
+    # How many fronts (deploy/nginx.conf is one) append to X-Forwarded-For; 0 trusts none of it.
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
     "DEFAULT_PARSER_CLASSES": ["scarney_site.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
@@ -129,8 +183,22 @@ REST_FRAMEWORK = {
     "URL_FORMAT_OVERRIDE": None,
 }
 
-# How long a process trusts a token it has checked (see scarney_site/authentication.py).
-TOKEN_CACHE_SECONDS = int(os.environ.get("TOKEN_CACHE_SECONDS", "30"))
+# How long a token from `manage.py issue_token` works (scarney_site/access/models.py).
+API_TOKEN_LIFETIME_DAYS = int(os.environ.get("API_TOKEN_LIFETIME_DAYS", "90"))
+
+# The throttles' counters (scarney_site/throttling.py): shared in Redis when there is one.
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+            "KEY_PREFIX": "scarney",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+        if os.environ.get("REDIS_URL")
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Scarney Scorekeeper API",
@@ -145,15 +213,42 @@ CELERY_RESULT_BACKEND = None
 # Without a broker the web process runs each task itself, right after the commit that asked for it.
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
+# At-least-once delivery (docs/DESIGN.md "Side effects"): a task is acknowledged when it has run,
+# one whose worker process died goes back to the queue, and a process takes one task at a time.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# Publishing must fail fast when the broker is down: the outbox keeps the task for later.
+# Redis hands a task taken but never acknowledged (its worker was killed) to another worker after
+# this many seconds; longer than any task and its retry countdowns (at most 128 s).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("BROKER_VISIBILITY_TIMEOUT", str(10 * 60)))
+}
+# Publishing must fail fast when the broker is down: the outbox keeps the task for later. The web
+# process publishes from a thread of its own, so a request never waits for the broker.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_PUBLISH_RETRY = False
+# An outbox row not done (its effect not recorded) is sent again this many seconds after its last
+# send; beat relays what is due and sweeps for complete matches left without their closing event.
+OUTBOX_RESEND_AFTER = float(os.environ.get("OUTBOX_RESEND_AFTER", "60"))
+# Signed checkpoints of every stream's head (docs/DESIGN.md "Checkpoints and snapshots"): the
+# Ed25519 private key from CHECKPOINT_KEY (base64 of its 32 bytes, or PEM), else from this file,
+# made with mode 0600 on first use. Never in the database: whoever can write it must not sign.
+CHECKPOINT_KEY = os.environ.get("CHECKPOINT_KEY", "")
+CHECKPOINT_KEY_FILE = Path(os.environ.get("CHECKPOINT_KEY_FILE") or VAR_DIR / "checkpoint.key")
 CELERY_BEAT_SCHEDULE = {
-    "relay-outbox": {"task": "scoring.relay_outbox", "schedule": 15.0},
+    "relay-outbox": {
+        "task": "scoring.relay_outbox",
+        "schedule": float(os.environ.get("OUTBOX_RELAY_EVERY", "15")),
+    },
+    "sweep-matches": {
+        "task": "scoring.sweep_matches",
+        "schedule": float(os.environ.get("OUTBOX_SWEEP_EVERY", "300")),
+    },
+    "checkpoint": {
+        "task": "scoring.checkpoint",
+        "schedule": float(os.environ.get("CHECKPOINT_EVERY", "600")),
+    },
 }
 
 LOGGING = {

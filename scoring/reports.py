@@ -67,10 +67,27 @@ def _live_bonuses(game_ids: Any) -> dict[Any, list[dict[str, Any]]]:
     return found
 
 
+# A cell opening with one of these is a formula to a spreadsheet (OWASP "CSV injection").
+FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class _TextCells:
+    """A CSV writer whose text cells a spreadsheet shows as typed: a name like ``=HYPERLINK(..)``
+    (or a negative score, "-5 - 10") gets a leading single quote, which makes it text."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self._writer = csv.writer(out)
+
+    def writerow(self, cells: list[Any]) -> None:
+        self._writer.writerow(
+            ["'" + c if isinstance(c, str) and c.startswith(FORMULA_LEADS) else c for c in cells]
+        )
+
+
 def score_sheet_csv(history: dict[str, Any]) -> str:
     """The sheet as the books print it: one row a game, each seat "score - cumulative"."""
     out = io.StringIO()
-    sheet = csv.writer(out)
+    sheet = _TextCells(out)
     names = [p["name"] for p in history["players"]]
     sheet.writerow(["Game", *names, "Warnings"])
     for game in history["games"]:

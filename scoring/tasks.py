@@ -31,7 +31,27 @@ def rate_match(match_id: str) -> bool:
     return services.match_close(match_id=uuid.UUID(match_id))
 
 
+@shared_task(name="scoring.sweep_matches")
+def sweep_matches() -> int:
+    """Register the close of every complete match still without its closing event."""
+    return services.match_close_sweep()
+
+
 @shared_task(name="scoring.relay_outbox")
 def relay_outbox() -> int:
-    """Send side effects whose first relay found the broker down."""
+    """Send the side effects not done: never sent, refused, or sent OUTBOX_RESEND_AFTER ago."""
     return outbox.relay_pending()
+
+
+@shared_task(name="scoring.checkpoint")
+def checkpoint() -> int | None:
+    """Sign the heads of every stream (docs/DESIGN.md "Checkpoints and snapshots"); the new
+    checkpoint's id, or None when nothing changed. A rewritten history is logged as an error."""
+    import logging
+
+    from games import checkpoints
+
+    made = checkpoints.create()
+    for problem in made.problems:
+        logging.getLogger(__name__).error("checkpoint: %s", problem)
+    return made.checkpoint.pk if made.checkpoint else None

@@ -70,10 +70,11 @@ def user(db: Any) -> Any:
 @pytest.fixture
 def api(user: Any) -> APIClient:
     """An API client logged in by token, as a score-keeper's device would be."""
-    from rest_framework.authtoken.models import Token
+    from scarney_site.access.models import ApiToken
 
+    _token, key = ApiToken.objects.issue(user)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     return client
 
 

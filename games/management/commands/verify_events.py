@@ -1,47 +1,112 @@
-"""``manage.py verify_events``: re-check every stream's hash chain and re-fold it."""
+"""``manage.py verify_events``: re-check every stream's hash chain against the signed checkpoints,
+re-fold it, and with ``--projections`` compare every read model with a re-fold."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import folding, store
+from games import checkpoints, folding, readmodels, store
 from games.models import Stream
+
+SignedHeads = dict[int, tuple[str, Any]]
 
 
 class Command(BaseCommand):
-    help = "Re-check every event hash chain and re-fold every stream through the rule engines."
+    help = (
+        "Re-check every event hash chain and every head the checkpoints signed, and re-fold every "
+        "stream through the rule engines; --projections also compares every read model row."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--projections",
+            action="store_true",
+            help="Also compare every read model row with a re-fold of the events.",
+        )
+        parser.add_argument(
+            "--checkpoints",
+            type=int,
+            default=None,
+            metavar="N",
+            help="Check against the newest N checkpoints only (default: all of them).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        problems: list[str] = []
+        signed = checkpoints.signed_heads(options["checkpoints"])
+        problems: list[str] = list(signed.problems)
         streams = events = 0
+        seen: set[str] = set()
         for stream in Stream.objects.order_by("created_at", "pk").iterator():
             streams += 1
             events += stream.version
-            problems.extend(verify_stream(stream))
+            seen.add(str(stream.pk))
+            problems.extend(verify_stream(stream, signed.of(stream.pk)))
+        problems.extend(checkpoints.missing_streams(signed, seen))
+        if options["projections"]:
+            problems.extend(readmodels.current().differences())
         for problem in problems:
             self.stderr.write(problem)
         summary = f"Checked {streams} streams and {events} events: {len(problems)} problem(s)."
         if problems:
             raise CommandError(f"{summary} First: {problems[0]}")
         self.stdout.write(summary + " Every hash chain holds and every stream re-folds.")
+        if signed.checkpoints:
+            newest = signed.checkpoints[0]
+            self.stdout.write(
+                f"Every head signed by {len(signed.checkpoints)} checkpoint(s) still holds; the "
+                f"newest is {checkpoints.describe(newest)}: events recorded since are covered "
+                "by their hash chain only."
+            )
+        else:
+            self.stdout.write(
+                "No checkpoint: a rewrite that recomputes the hash chains would pass unnoticed "
+                "(manage.py checkpoint signs every stream's head)."
+            )
+        if options["projections"]:
+            self.stdout.write("Every read model row equals a re-fold of the events.")
 
 
-def verify_stream(stream: Stream) -> list[str]:
-    """What is wrong with one stream, each as a sentence naming the stream and version."""
+def verify_stream(stream: Stream, signed: SignedHeads | None = None) -> list[str]:
+    """What is wrong with one stream, each as a sentence naming the stream and version.
+
+    ``signed`` maps versions to the hash a checkpoint signed there (and the checkpoint).
+    """
+    where = f"stream {stream.pk} ({stream.kind})"
+    problems: list[str] = []
+    hashes: list[tuple[int, str]] = []
     previous, expected_version = "", 1
     for row in stream.events.order_by("version"):
-        where = f"stream {stream.pk} ({stream.kind}) version {row.version}"
+        hashes.append((row.version, row.hash))
+        if problems:
+            continue  # the first break of the chain is the one reported
         if row.version != expected_version:
-            return [f"{where}: expected version {expected_version}, the chain has a gap."]
-        if store.chain_hash(previous, row) != row.hash:
-            return [f"{where}: hash mismatch, the event was altered after it was recorded."]
+            problems.append(
+                f"{where} version {row.version}: expected version {expected_version}, "
+                "the chain has a gap."
+            )
+        elif store.chain_hash(previous, row) != row.hash:
+            problems.append(
+                f"{where} version {row.version}: hash mismatch, the event was altered after it "
+                "was recorded."
+            )
         previous, expected_version = row.hash, expected_version + 1
+    problems.extend(checkpoints.check_stream(where, signed or {}, hashes))
+    if problems:
+        return problems
     if expected_version - 1 != stream.version:
         return [f"stream {stream.pk}: the stream row says version {stream.version}."]
+    if stream.version and stream.head_hash != previous:
+        return [f"{where}: the stream row's head hash is not its last event's hash."]
     try:
-        folding.refold(stream)
+        folded = folding.refold(stream)
     except Exception as error:  # a stored event the rules now refuse is exactly what we report
         return [f"stream {stream.pk} ({stream.kind}): does not re-fold: {error}"]
+    snapshot = folding.unpack(stream)
+    if snapshot is not None and (snapshot.header, snapshot.state) != (folded.header, folded.state):
+        return [
+            f"{where}: its snapshot (authenticated: made by this installation at version "
+            f"{stream.version}) differs from a re-fold of its events: an event was changed."
+        ]
     return []

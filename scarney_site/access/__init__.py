@@ -1,0 +1,1 @@
+"""API access: hashed, expiring tokens (models), per-token and per-address throttles, checks."""

@@ -1,0 +1,100 @@
+"""Request rates: per token (or per user of a browser session), and per address for anonymous
+requests. Over the rate: 429 ``request.throttled`` with ``Retry-After`` (seconds).
+
+Each rate (``"N/s"``, ``"N/m"``, ``"N/h"``, ``"N/d"``; settings THROTTLE_TOKEN_RATE and
+THROTTLE_ADDRESS_RATE, see README) is counted in fixed windows of its period, one counter per
+token or address and window in the default cache: Redis when REDIS_URL is set (one count for every
+process; an atomic increment per request), a per-process memory otherwise. DRF's own throttles keep
+a list of every request's time in the cache and rewrite it on each request, which costs more the
+higher the rate. The rates are read from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` on each
+request, so tests can change them. If the cache is unreachable the request is let through (logged).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from django.core.cache import cache
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle
+
+log = logging.getLogger(__name__)
+
+PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_rate(rate: object) -> tuple[int, int] | None:
+    """``"120/m"`` → ``(120, 60)``; None or empty: no limit."""
+    if not rate:
+        return None
+    number, period = str(rate).split("/")
+    return int(number), PERIODS[period.strip()[0]]
+
+
+class WindowThrottle(BaseThrottle):
+    scope = ""
+
+    def __init__(self) -> None:
+        self.retry_after: float | None = None
+
+    def ident(self, request: Request) -> str | None:
+        """Whom the request is counted for; None: this throttle does not apply."""
+        raise NotImplementedError
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        rate = parse_rate(api_settings.DEFAULT_THROTTLE_RATES.get(self.scope))
+        who = self.ident(request) if rate else None
+        if rate is None or who is None:
+            return True
+        allowed, period = rate
+        now = time.time()
+        window = int(now // period)
+        key = f"throttle:{self.scope}:{who}:{period}:{window}"
+        try:
+            count = _count(key, period)
+        except Exception:  # a cache outage must not take the API down with it
+            log.warning("throttle cache unavailable; request let through", exc_info=True)
+            return True
+        if count <= allowed:
+            return True
+        self.retry_after = (window + 1) * period - now
+        return False
+
+    def wait(self) -> float | None:
+        return self.retry_after
+
+
+def _count(key: str, period: int) -> int:
+    """This request's number in its window (the window's key expires with it)."""
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # the window's first request (or its key just expired)
+        if cache.add(key, 1, timeout=period + 1):
+            return 1
+        return int(cache.incr(key))
+
+
+class TokenRateThrottle(WindowThrottle):
+    """Per API token (each device its own budget); per user for a browser session."""
+
+    scope = "token"
+
+    def ident(self, request: Request) -> str | None:
+        if not request.user or not request.user.is_authenticated:
+            return None
+        token_id = getattr(request.auth, "pk", None)
+        return f"t{token_id}" if token_id is not None else f"u{request.user.pk}"
+
+
+class AddressRateThrottle(WindowThrottle):
+    """Per client address, for anonymous requests (REST_FRAMEWORK NUM_PROXIES: fronts trusted)."""
+
+    scope = "address"
+
+    def ident(self, request: Request) -> str | None:
+        if request.user and request.user.is_authenticated:
+            return None
+        return self.get_ident(request)
