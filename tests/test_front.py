@@ -72,9 +72,9 @@ def stop(proc: subprocess.Popen[bytes], sig: int) -> None:
 class Tricklers:
     """SLOW_CLIENTS connections, each sending a POST's headers, then its body a byte at a time."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, clients: int = SLOW_CLIENTS) -> None:
         self.socks = []
-        for _ in range(SLOW_CLIENTS):
+        for _ in range(clients):
             sock = socket.create_connection((HOST, port), timeout=5)
             sock.sendall(
                 b"POST /api/v1/games/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -148,11 +148,13 @@ def test_healthz_answers_promptly_through_the_front_while_ten_clients_trickle_bo
             time.sleep(0.3)
     finally:
         slow.close()
-    # control: the same ten clients straight at gunicorn leave it no thread for /healthz
-    slow = Tricklers(web)
+    # control: slow clients straight at gunicorn leave it no thread for /healthz. The two processes
+    # accept connections as they race for them, so the control sends four times as many clients
+    # (both processes saturated however they share them) and probes three times.
+    slow = Tricklers(web, clients=4 * SLOW_CLIENTS)
     try:
         time.sleep(1.0)
-        status, seconds = healthz(web, timeout=2)
-        assert status == 0, f"gunicorn answered in {seconds:.2f} s: the control shows nothing"
+        probes = [healthz(web, timeout=2) for _ in range(3)]
+        assert any(status == 0 for status, _ in probes), f"gunicorn answered every probe: {probes}"
     finally:
         slow.close()
