@@ -6,34 +6,58 @@ import uuid
 from typing import Any, NoReturn
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
-from rest_framework.exceptions import NotAuthenticated, ValidationError
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import analysis, folding, pot, services, store
+from games import analysis, answers, folding, pot, services, store
 from games import serializers as bodies
 from games.models import Match, Stream
 from games.representation import event_json, game_json, game_status, match_json
 from games.rules.events import MATCH_SETTLED
+from scarney_site.conditional import conditional, etag_of
 from scarney_site.pagination import CheckedCursorPagination
+from scarney_site.query import QueryChecked, bad_value, filtered
+from scarney_site.schema import filter_parameters
 from scoring import selectors
+from scoring.filters import GameFilter, MatchFilter
 from scoring.models import GameSummary, MatchStanding
 
-AT_VERSION = OpenApiParameter("at_version", OpenApiTypes.INT, description="State as of version N.")
+AT_VERSION = OpenApiParameter(
+    "at_version", {"type": "integer", "minimum": 1}, description="State as of version N."
+)
+CURSOR = OpenApiParameter(
+    "cursor",
+    {"type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9+/]+={0,2}$"},
+    description="From a page's next/previous, as given.",
+)
+LIMIT = OpenApiParameter(
+    "limit", {"type": "integer", "minimum": 1, "maximum": 200}, description="The page size."
+)
+EVENTS_LIMIT = OpenApiParameter(
+    "limit", {"type": "integer", "minimum": 1, "maximum": 1000}, description="The page size."
+)
 
 
 class VersionCursor(CheckedCursorPagination):
     ordering = "version"
     page_size = 100
+    page_size_query_param = "limit"
+    max_page_size = 1000
 
 
 class NewestCursor(CheckedCursorPagination):
     ordering = "-updated_at"
     page_size = 50
+    page_size_query_param = "limit"
+    max_page_size = 200
+
+
+# What every paginated list takes besides its filters.
+PAGE_PARAMS = ("cursor", "limit")
 
 
 class ReadFinishedOrAuthenticated(permissions.BasePermission):
@@ -72,7 +96,7 @@ def _at_version(request: Request, stream: Stream) -> int | None:
     if raw is None:
         return None
     if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= stream.version:
-        raise ValidationError({"at_version": f"Give a version from 1 to {stream.version}."})
+        raise bad_value("at_version", f"give a version from 1 to {stream.version}.")
     return int(raw)
 
 
@@ -101,10 +125,12 @@ def _record(request: Request, pk: uuid.UUID, category: str) -> services.Recorded
     )
 
 
-class GameList(StreamView):
+class GameList(QueryChecked, StreamView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    query_names = PAGE_PARAMS
+    filterset_class = GameFilter
 
-    @extend_schema(request=bodies.GameCreate, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=bodies.GameCreate, responses={201: answers.GameAnswer})
     def post(self, request: Request) -> Response:
         """Create a game; the server records its first event, ``game.started``."""
         body = bodies.GameCreate(data=request.data)
@@ -121,13 +147,14 @@ class GameList(StreamView):
         stream = Stream.objects.get(pk=game.pk)
         return Response(_game_answer(stream, folding.load(stream)), status=status.HTTP_201_CREATED)
 
-    @extend_schema(operation_id="v1_games_list", responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        operation_id="v1_games_list",
+        parameters=[*filter_parameters(GameFilter), CURSOR, LIMIT],
+        responses={200: answers.GamePage},
+    )
     def get(self, request: Request) -> Response:
-        """Finished public games, newest first (filter by ``kind``)."""
-        params = request.query_params
-        rows = selectors.game_rows(
-            request.user, kind=params.get("kind"), status=params.get("status")
-        )
+        """Finished public games and those you record in, newest first."""
+        rows = filtered(GameFilter, request, selectors.game_rows(request.user))
         paginator = NewestCursor()
         page = paginator.paginate_queryset(rows, request, view=self) or []
         return paginator.get_paginated_response([_summary_json(row) for row in page])
@@ -147,25 +174,44 @@ def _summary_json(row: GameSummary) -> dict[str, Any]:
     }
 
 
-class GameDetail(StreamView):
-    @extend_schema(parameters=[AT_VERSION], responses={200: OpenApiTypes.OBJECT})
+def stream_etag(stream: Stream, *more: Any) -> str:
+    """The tag of an answer that changes only with the stream (its status comes with events)."""
+    return etag_of(stream.category, stream.pk, stream.version, str(stream.status), *more)
+
+
+class GameDetail(QueryChecked, StreamView):
+    query_names = ("at_version",)
+
+    @extend_schema(parameters=[AT_VERSION], responses={200: answers.GameAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         """The game's current state, or its state as of ``at_version``."""
         stream = self.get_stream(pk)
-        return Response(_game_answer(stream, folding.load(stream, _at_version(request, stream))))
+        at = _at_version(request, stream)
+        return conditional(
+            request,
+            stream_etag(stream, at),
+            lambda: Response(_game_answer(stream, folding.load(stream, at))),
+        )
 
 
-class GameEvents(StreamView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+class GameEvents(QueryChecked, StreamView):
+    query_names = PAGE_PARAMS
+
+    @extend_schema(parameters=[CURSOR, EVENTS_LIMIT], responses={200: answers.EventPage})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         """The stream in version order."""
         stream = self.get_stream(pk)
+        etag = stream_etag(stream, "events", request.query_params.urlencode())
+        return conditional(request, etag, lambda: self.page(request, stream))
+
+    def page(self, request: Request, stream: Stream) -> Response:
         paginator = VersionCursor()
         page = paginator.paginate_queryset(store.events_of(stream.pk), request, view=self) or []
         return paginator.get_paginated_response([event_json(store.read(row)) for row in page])
 
     @extend_schema(
-        request=bodies.EventCreate, responses={201: bodies.Recorded, 200: bodies.Recorded}
+        request=bodies.EventCreate,
+        responses={201: answers.RecordedAnswer, 200: answers.RecordedAnswer},
     )
     def post(self, request: Request, pk: uuid.UUID) -> Response:
         """Record what happened at the table (idempotent by the client's event id)."""
@@ -181,23 +227,23 @@ class GameEvents(StreamView):
         return game_json(recorded.folded, stream_id=pk, status=recorded.status)
 
 
-class GameAnalysis(StreamView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+class GameAnalysis(QueryChecked, StreamView):
+    @extend_schema(responses={200: answers.AnalysisAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         """Best total reachable from here, a line reaching it, and the best from the start."""
         stream = self.get_stream(pk)
         return Response(analysis.analyse(stream))
 
 
-class GamePot(StreamView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+class GamePot(QueryChecked, StreamView):
+    @extend_schema(responses={200: answers.PotLedger})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         """The pot's balance, each seat's net, and every chip movement with its event."""
         stream = self.get_stream(pk)
         return Response(pot.ledger(stream))
 
 
-class StreamKeepers(StreamView):
+class StreamKeepers(QueryChecked, StreamView):
     """The score-keepers of a game (or, below, of a match)."""
 
     permission_classes = [permissions.IsAuthenticated]
@@ -220,7 +266,7 @@ class StreamKeepers(StreamView):
         return Response(answer)
 
 
-class StreamKeeper(StreamView):
+class StreamKeeper(QueryChecked, StreamView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(responses={200: bodies.Keepers})
@@ -239,11 +285,13 @@ class MatchKeeper(StreamKeeper):
     category = Stream.Category.MATCH
 
 
-class MatchList(StreamView):
+class MatchList(QueryChecked, StreamView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     category = Stream.Category.MATCH
+    query_names = PAGE_PARAMS
+    filterset_class = MatchFilter
 
-    @extend_schema(request=bodies.MatchCreate, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=bodies.MatchCreate, responses={201: answers.MatchAnswer})
     def post(self, request: Request) -> Response:
         """Create a match; ``entry`` is ``live`` (games recorded move by move) or ``sheet``."""
         body = bodies.MatchCreate(data=request.data)
@@ -259,10 +307,14 @@ class MatchList(StreamView):
         )
         return Response(_match_answer(match.stream), status=status.HTTP_201_CREATED)
 
-    @extend_schema(operation_id="v1_matches_list", responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        operation_id="v1_matches_list",
+        parameters=[*filter_parameters(MatchFilter), CURSOR, LIMIT],
+        responses={200: answers.MatchPage},
+    )
     def get(self, request: Request) -> Response:
-        """Finished public matches, newest first (filter by ``format``)."""
-        rows = selectors.match_rows(request.user, format=request.query_params.get("format"))
+        """Finished public matches and those you record in, newest first."""
+        rows = filtered(MatchFilter, request, selectors.match_rows(request.user))
         paginator = NewestCursor()
         page = paginator.paginate_queryset(rows, request, view=self) or []
         return paginator.get_paginated_response([_standing_json(row) for row in page])
@@ -288,13 +340,20 @@ def _match_answer(stream: Stream, folded: folding.Folded | None = None) -> dict[
     )
 
 
-class MatchDetail(StreamView):
+class MatchDetail(QueryChecked, StreamView):
     category = Stream.Category.MATCH
+    query_names = ("at_version",)
 
-    @extend_schema(parameters=[AT_VERSION], responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(parameters=[AT_VERSION], responses={200: answers.MatchAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
+        """The match: its games, standing, winner and settlement (as of ``at_version``)."""
         stream = self.get_stream(pk)
-        return Response(_match_answer(stream, folding.load(stream, _at_version(request, stream))))
+        at = _at_version(request, stream)
+        return conditional(
+            request,
+            stream_etag(stream, at),
+            lambda: Response(_match_answer(stream, folding.load(stream, at))),
+        )
 
 
 class MatchEvents(GameEvents):

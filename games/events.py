@@ -134,6 +134,11 @@ _SEATS = _list(
     64, _record(seat=_SEAT, player=_field("player id"), name=_field("name", _value(100)))
 )
 
+_PLAYER = _field("player id")
+_ROUND = _field("round number")
+_TABLE = _field("table number")
+_REASON = _field("why, in words", _value(500))
+
 EVENT_TYPES: dict[str, EventType] = {
     t.name: t
     for t in [
@@ -352,6 +357,39 @@ EVENT_TYPES: dict[str, EventType] = {
         EventType("dummy.chosen", data=_record(seat=_SEAT, dummy=_field("0 or 1"))),
         EventType("fool.paid", data=_record(card=_CARD)),
         EventType("match.ended"),
+        # Tournaments: a director's corrections (the service writes the rest; API.md).
+        EventType("player.withdrew", data=_record(player=_PLAYER, reason=_REASON)),
+        EventType(
+            "bye.requested",
+            data=_record(
+                player=_PLAYER, round=_ROUND, points=_field("0, 0.5 or 1"), reason=_REASON
+            ),
+        ),
+        EventType(
+            "result.adjusted",
+            data=_record(
+                round=_ROUND,
+                table=_TABLE,
+                points=_field("match points per seat, 0 to 1", _list(64)),
+                reason=_REASON,
+            ),
+        ),
+        EventType(
+            "result.forfeited",
+            data=_record(round=_ROUND, table=_TABLE, player=_PLAYER, reason=_REASON),
+        ),
+        EventType("game.voided", data=_record(round=_ROUND, table=_TABLE, reason=_REASON)),
+        EventType("round.closed", data=_record(round=_ROUND, reason=_REASON)),
+        EventType(
+            "round.laid_out",
+            data=_record(
+                round=_ROUND,
+                layouts=_field(
+                    "one position per game of the round's matches: {circle: pawn}",
+                    _list(16, Size(16, 16, Size(16))),
+                ),
+            ),
+        ),
     ]
 }
 

@@ -23,12 +23,15 @@ from games import store
 from games.models import Stream
 from games.rules import registry
 from games.rules.base import Move, Rules, fold_states, make_ruleset, step
-from games.rules.events import GAME_STARTED, MATCH_STARTED
+from games.rules.events import GAME_STARTED, MATCH_STARTED, REGISTER_OPENED, TOURNAMENT_CREATED
 from games.rules.matches import MatchRules
+from games.tournaments import state as tournament_state
 
 # Bump when a state class changes shape or moves: older snapshots are then ignored and refolded.
 # 3: the rule modules moved into family packages (pickles name class paths); 4: authenticated.
 SNAPSHOT_FORMAT = 4
+# The first event of a stream of each category.
+START_EVENTS = (GAME_STARTED, MATCH_STARTED, TOURNAMENT_CREATED, REGISTER_OPENED)
 
 
 class GameEngine:
@@ -74,8 +77,48 @@ class MatchEngine:
         return Stream.Status.IN_PROGRESS
 
 
-Engine = GameEngine | MatchEngine
-E = TypeVar("E", GameEngine, MatchEngine)
+class TournamentEngine:
+    """A tournament stream's engine: the pure fold of games.tournaments.state."""
+
+    category = Stream.Category.TOURNAMENT
+
+    def __init__(self, name: str = "") -> None:
+        self.rules = tournament_state
+
+    def start(self, header: dict[str, Any]) -> Any:
+        return tournament_state.start(header)
+
+    def apply(self, state: Any, move: Move) -> Any:
+        return tournament_state.apply(state, move)
+
+    def status(self, state: Any) -> str:
+        over = state.status == tournament_state.FINISHED
+        return Stream.Status.FINISHED if over else Stream.Status.IN_PROGRESS
+
+
+class RegisterEngine:
+    """The player register's stream: registrations and merges, checked by the service; its
+    state is the merges recorded (``{player: into}``)."""
+
+    category = Stream.Category.REGISTER
+
+    def __init__(self, name: str = "") -> None:
+        self.rules = self
+
+    def start(self, header: dict[str, Any]) -> Any:
+        return {}
+
+    def apply(self, state: Any, move: Move) -> Any:
+        if move.type == "player.merged":
+            return {**state, move.data["player"]: move.data["into"]}
+        return state
+
+    def status(self, state: Any) -> str:
+        return Stream.Status.IN_PROGRESS
+
+
+Engine = GameEngine | MatchEngine | TournamentEngine | RegisterEngine
+E = TypeVar("E", GameEngine, MatchEngine, TournamentEngine, RegisterEngine)
 
 
 @dataclass(frozen=True)
@@ -111,6 +154,10 @@ def engine_for(category: str, header: dict[str, Any]) -> Engine:
     """The engine of a stream of ``category`` whose first event's data is ``header``."""
     if category == Stream.Category.MATCH:
         return _engine(MatchEngine, header["format"])
+    if category == Stream.Category.TOURNAMENT:
+        return _engine(TournamentEngine, "")
+    if category == Stream.Category.REGISTER:
+        return _engine(RegisterEngine, "")
     return _engine(GameEngine, header["kind"])
 
 
@@ -144,7 +191,7 @@ def fold_events(category: str, events: Iterable[store.StoredEvent]) -> Folded:
 
 
 def check_start(stream_id: Any, type: str) -> None:
-    if type not in (GAME_STARTED, MATCH_STARTED):
+    if type not in START_EVENTS:
         raise ValueError(f"stream {stream_id} does not begin with a start event")
 
 

@@ -18,16 +18,23 @@ class ImmutableRowError(Exception):
 
 
 class Player(models.Model):
+    """A person of the club's register. Two members may share a name; a member number is theirs
+    alone. Merging two records of one person is a director's event (``player.merged`` on the
+    register stream) that sets ``merged_into``; the row itself is never edited away."""
+
     name = models.CharField(max_length=100)
+    member_number = models.CharField(max_length=30, null=True, blank=True, unique=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name", "id"]
-        # A seat given by name finds its player by name, so names are unique in the club.
-        constraints = [models.UniqueConstraint(fields=["name"], name="player_name_unique")]
+        indexes = [models.Index(fields=["name"], name="player_name")]
 
     def __str__(self) -> str:
         return self.name
@@ -39,6 +46,8 @@ class Stream(models.Model):
     class Category(models.TextChoices):
         GAME = "game"
         MATCH = "match"
+        TOURNAMENT = "tournament"
+        REGISTER = "register"  # the player register: registrations and merges
 
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress"
@@ -87,7 +96,12 @@ class Match(models.Model):
     players: models.ManyToManyField[Player, MatchSeat] = models.ManyToManyField(
         Player, through="MatchSeat", related_name="matches"
     )
-    tournament_table = models.CharField(max_length=100, blank=True, default="")
+    # A tournament's match: its round and table (set when the round is paired).
+    tournament = models.ForeignKey(
+        "Tournament", null=True, blank=True, on_delete=models.PROTECT, related_name="matches"
+    )
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -246,3 +260,73 @@ class Checkpoint(models.Model):
 
     def __str__(self) -> str:
         return f"checkpoint {self.pk} of {len(self.heads)} streams"
+
+
+class Tournament(models.Model):
+    """A tournament or club evening: a stream of its own (``tournament.created`` ...).
+
+    This row and its entries, rounds and tables are projections of that stream, rewritten by the
+    services after each of its events; the admin shows them and never edits them.
+    """
+
+    stream = models.OneToOneField(
+        Stream, primary_key=True, on_delete=models.PROTECT, related_name="tournament"
+    )
+    name = models.CharField(max_length=200)
+    format = models.CharField(max_length=60)
+    system = models.CharField(max_length=20)
+    status = models.CharField(max_length=20, default="entering")
+    current_round = models.PositiveSmallIntegerField(default=0)
+    published = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def id(self) -> uuid.UUID:
+        return self.stream_id
+
+
+class TournamentEntry(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    status = models.CharField(max_length=20, default="active")
+    joined_round = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+
+class TournamentTable(models.Model):
+    """One table of one round: its players in seat order, its match, keepers and result."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
+    round_number = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField()
+    match = models.OneToOneField(
+        Match, null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_table"
+    )
+    players = models.JSONField(default=list)  # names in seat order, for the admin and cards
+    keepers = models.JSONField(default=list)
+    result = models.CharField(max_length=200, blank=True, default="")
+
+    class Meta:
+        ordering = ["round_number", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round_number", "number"], name="tournament_table_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.round_number} table {self.number}"

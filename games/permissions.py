@@ -54,26 +54,34 @@ def _holds_direct(user_id: int) -> bool:
 
 # One indexed query: is the user the creator or a keeper of the stream, or of the match the game
 # belongs to? No row: there is no such stream.
+# The second column: does the stream belong to a tournament's table?
 _RECORDER_SQL = """
     SELECT s.created_by_id = %(user)s
         OR EXISTS (SELECT 1 FROM games_stream_keepers k
                    WHERE k.stream_id IN (s.id, g.match_id) AND k.user_id = %(user)s)
         OR EXISTS (SELECT 1 FROM games_stream m
-                   WHERE m.id = g.match_id AND m.created_by_id = %(user)s)
+                   WHERE m.id = g.match_id AND m.created_by_id = %(user)s),
+        mt.tournament_id IS NOT NULL
     FROM games_stream s
     LEFT JOIN games_game g ON g.stream_id = s.id
+    LEFT JOIN games_match mt ON mt.stream_id = COALESCE(g.match_id, s.id)
     WHERE s.id = %(stream)s
 """
 
 
 def is_recorder(user: Any, stream_id: uuid.UUID) -> bool:
     """May ``user`` record in this stream: a director, its creator or one of its keepers?"""
+    return _recorder_row(user, stream_id)[0]
+
+
+def _recorder_row(user: Any, stream_id: uuid.UUID) -> tuple[bool, bool]:
+    """(may record, the stream is a tournament table's)."""
     if user is None:
-        return True
+        return True, False
     if not user.is_authenticated:
-        return False
+        return False, False
     if user.is_staff or user.is_superuser:
-        return True
+        return True, False
     params = {"stream": _db_uuid(stream_id), "user": user.pk}
     with connection.cursor() as cursor:
         cursor.execute(_RECORDER_SQL, params)
@@ -81,7 +89,7 @@ def is_recorder(user: Any, stream_id: uuid.UUID) -> bool:
     if row is None:
         raise Stream.DoesNotExist(f"There is no game or match {stream_id}.")
     # A keeper's move costs this one query; a director without staff rights, one more.
-    return bool(row[0]) or is_director(user)
+    return bool(row[0]) or is_director(user), bool(row[1])
 
 
 def check_logged_in(user: Any) -> None:
@@ -95,11 +103,28 @@ def check_logged_in(user: Any) -> None:
 def check_may_record(user: Any, stream_id: uuid.UUID) -> None:
     """Refuse a write by anyone but the stream's recorders and the directors."""
     check_logged_in(user)
-    if not is_recorder(user, stream_id):
+    allowed, at_table = _recorder_row(user, stream_id)
+    if not allowed and at_table:
+        raise NotPermitted(
+            "permission.not_your_table",
+            "This is a tournament table's match: only the keepers assigned to this table, the "
+            "tournament's director and the directors may record in it.",
+        )
+    if not allowed:
         raise NotPermitted(
             "permission.not_a_recorder",
             "Only this game's or match's recorders may record in it: the user who created it, "
             "the score-keepers it names, and the directors.",
+        )
+
+
+def check_director(user: Any) -> None:
+    """Tournaments and the player register are written by directors (and the service)."""
+    check_logged_in(user)
+    if user is not None and not is_director(user):
+        raise NotPermitted(
+            "permission.director_only",
+            "Only a director (staff, or the games.direct permission) may do this.",
         )
 
 

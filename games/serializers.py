@@ -4,7 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+from games.rules import registry
+
+
+# The schema lists the kinds and formats; the service still names an unknown one itself
+# (422 ``game.unknown_kind``, ``match.unknown_format``, with the list of known ones).
+@extend_schema_field({"type": "string", "enum": registry.kinds()})
+class KindField(serializers.CharField):
+    pass
+
+
+@extend_schema_field({"type": "string", "enum": registry.formats()})
+class FormatField(serializers.CharField):
+    pass
 
 
 class SeatSpec(serializers.Serializer[Any]):
@@ -18,7 +33,7 @@ class SeatSpec(serializers.Serializer[Any]):
 
 
 class GameCreate(serializers.Serializer[Any]):
-    kind = serializers.CharField(max_length=60)
+    kind = KindField(max_length=60)
     seats = SeatSpec(many=True, required=False, max_length=16)  # type: ignore[call-arg]
     ruleset = serializers.DictField(required=False, default=dict)
     setup = serializers.DictField(required=False, default=dict)
@@ -35,7 +50,7 @@ class EventCreate(serializers.Serializer[Any]):
 
 
 class MatchCreate(serializers.Serializer[Any]):
-    format = serializers.CharField(max_length=60)
+    format = FormatField(max_length=60)
     players = SeatSpec(many=True, max_length=16)  # type: ignore[call-arg]
     teams = serializers.ListField(required=False, default=list, max_length=16)
     ruleset = serializers.DictField(required=False, default=dict)

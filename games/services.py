@@ -14,15 +14,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 
 from games import events as event_types
-from games import fast_append, folding, outbox, permissions, readmodels, store
+from games import fast_append, folding, outbox, permissions, readmodels, register, store
 from games.canonical import canonical
 from games.models import Game, GameSeat, Match, MatchSeat, Player, Stream
 from games.rules import registry
 from games.rules.base import Move, ReportsToMatch, make_ruleset, ruleset_as_dict, step
 from games.rules.errors import BadSetup, IllegalEvent
+from games.webhooks import services as webhooks
 from games.rules.events import (
     GAME_FINISHED,
     GAME_SCORED,
@@ -51,21 +52,60 @@ class Recorded:
 
 
 def player_resolve(spec: Any) -> Player:
-    """A seat spec ``{"player": id}`` or ``{"name": "..."}``; a new name creates a player."""
+    """A seat spec ``{"player": id}``, ``{"member_number": "..."}`` or ``{"name": "..."}``.
+
+    A name matching no player creates one; a name shared by several is ``player.ambiguous``.
+    A merged record resolves to the one it was merged into.
+    """
     if not isinstance(spec, dict):
         raise BadSetup("seat.bad_spec", "Each seat must be an object with a player or a name.")
-    if "player" in spec and spec["player"] is not None:
+    if spec.get("player") is not None:
         player_id = _int_or_none(spec["player"])
         player = None if player_id is None else Player.objects.filter(pk=player_id).first()
         if player is None:
             raise BadSetup("seat.unknown_player", f"There is no player {spec['player']!r}.")
-        return player
+        return _unmerged(player)
+    if spec.get("member_number") is not None:
+        number = str(spec["member_number"])
+        player = Player.objects.filter(member_number=number).first()
+        if player is None:
+            raise BadSetup("seat.unknown_member", f"There is no member number {number!r}.")
+        return _unmerged(player)
     name = spec.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > 100:
         raise BadSetup(
             "seat.bad_name", "A seat needs a player id or a name of 1 to 100 characters."
         )
-    player, _ = Player.objects.get_or_create(name=name.strip())
+    return player_named(name.strip())
+
+
+def player_named(name: str) -> Player:
+    """The one player called ``name``, a new one if there is none.
+
+    Two racing seats of a new name must not make two players: the name's advisory lock orders
+    them (PostgreSQL; SQLite writes one at a time anyway).
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"player:{name}"])
+    found = list(Player.objects.filter(name=name, merged_into=None).order_by("pk")[:3])
+    if len(found) > 1:
+        raise BadSetup(
+            "player.ambiguous",
+            f"More than one player is called {name!r}: name the player by id or member "
+            "number (GET /api/v1/players/?q=...).",
+            candidates=[{"player": p.pk, "member_number": p.member_number} for p in found],
+        )
+    if found:
+        return found[0]
+    player = Player.objects.create(name=name)
+    register.recorded(player, None)
+    return player
+
+
+def _unmerged(player: Player) -> Player:
+    while player.merged_into_id is not None:
+        player = Player.objects.get(pk=player.merged_into_id)
     return player
 
 
@@ -98,6 +138,7 @@ def game_start(
     if match is not None:
         # A match's next game is started by one of the match's recorders.
         permissions.check_may_record(user, match.pk)
+        _check_not_abandoned(match.stream)
     players = [player_resolve(spec) for spec in (seats or [])]
     if match is not None:
         players = _match_players(match, players)
@@ -123,7 +164,27 @@ def game_start(
         [GameSeat(game=game, seat=i, player=p) for i, p in enumerate(players)]
     )
     _append(stream, uuid.uuid4(), GAME_STARTED, header, _meta(user, {}), None)
+    if match is not None and match.tournament_id is not None:
+        _lay_out_duplicate(stream, match, number)
     return game
+
+
+def _lay_out_duplicate(stream: Stream, match: Match, number: int | None) -> None:
+    """A duplicate Solitaire round's game starts on the round's layout: every player of the
+    round plays the same deal, recorded once by the director (``round.laid_out``)."""
+    from games import tournament_services  # it builds on this module
+
+    position = tournament_services.duplicate_layout(match, number)
+    if position is not None:
+        data = canonical({"position": position})
+        _append(
+            stream,
+            uuid.uuid5(stream.pk, "board.laid_out"),
+            "board.laid_out",
+            data,
+            _meta(None, {}),
+            None,
+        )
 
 
 def _match_players(match: Match, given: list[Player]) -> list[Player]:
@@ -179,8 +240,12 @@ def match_start(
     ruleset: dict[str, Any] | None = None,
     entry: str = "live",
     user: Any = None,
+    tournament: dict[str, Any] | None = None,
 ) -> Match:
-    """Create a match stream and record its ``match.started`` event."""
+    """Create a match stream and record its ``match.started`` event.
+
+    ``tournament`` (``{"id", "round", "table"}``) places a tournament's match at its table.
+    """
     permissions.check_logged_in(user)
     players, teams, ruleset = canonical(players), canonical(teams), canonical(ruleset)
     engine = folding.MatchEngine(format)
@@ -195,11 +260,20 @@ def match_start(
         "ruleset": ruleset_as_dict(effective),
         "entry": entry,
     }
+    if tournament:
+        header["tournament"] = tournament
     engine.start(header)  # refuses a bad player count early
     stream = Stream.objects.create(
         category=Stream.Category.MATCH, kind=format, created_by=_user_or_none(user)
     )
-    match = Match.objects.create(stream=stream, format=format, entry=entry)
+    match = Match.objects.create(
+        stream=stream,
+        format=format,
+        entry=entry,
+        tournament_id=tournament["id"] if tournament else None,
+        round_number=tournament["round"] if tournament else None,
+        table_number=tournament["table"] if tournament else None,
+    )
     MatchSeat.objects.bulk_create(
         [MatchSeat(match=match, seat=i, player=p) for i, p in enumerate(seated)]
     )
@@ -222,7 +296,12 @@ def match_close(*, match_id: uuid.UUID) -> bool:
         if closing is None:
             return False
         type, data = closing
-        _append(stream, uuid.uuid5(match_id, type), type, data, _meta(None, {}), folded)
+        after = _append(stream, uuid.uuid5(match_id, type), type, data, _meta(None, {}), folded)
+        if folded.header.get("tournament"):
+            # Imported here: the tournament services build on this module.
+            from games import tournament_services
+
+            tournament_services.result_from_match(stream, after.folded, data)
         return True
 
 
@@ -361,9 +440,19 @@ def _record(
         if expected_version is not None:
             raise store.VersionConflict(stream.version)
     _check_client_type(stream, type)
+    _check_not_abandoned(stream)
     if type == UNDO and stream.status != Stream.Status.IN_PROGRESS:
         _check_reopen(user, data)
     return _append(stream, event_id, type, data, meta, None)
+
+
+def _check_not_abandoned(stream: Stream) -> None:
+    if stream.status == Stream.Status.ABANDONED:
+        raise IllegalEvent(
+            "match.abandoned",
+            "This match was set aside when its tournament round was paired again: "
+            "record in the round's new match.",
+        )
 
 
 def _check_reopen(user: Any, data: dict[str, Any]) -> None:
@@ -441,7 +530,7 @@ def _fold_next(
     stream: Stream, folded: folding.Folded | None, type: str, data: dict[str, Any]
 ) -> folding.Folded:
     version = stream.version + 1
-    if type in (GAME_STARTED, MATCH_STARTED):
+    if type in folding.START_EVENTS:
         engine = folding.engine_for(stream.category, data)
         return folding.Folded(stream.category, data, engine.start(data), version)
     if type == UNDO:
@@ -464,19 +553,22 @@ def _check_undo_allowed(stream: Stream) -> None:
 
 
 def _status(folded: folding.Folded, current: str) -> str:
-    # A settled match stays settled: its settlement is the last word.
-    if current == Stream.Status.SETTLED:
+    # A settled match stays settled: its settlement is the last word. An abandoned one (a
+    # tournament round paired again: its round.repaired event says so) stays abandoned.
+    if current in (Stream.Status.SETTLED, Stream.Status.ABANDONED):
         return current
     return folded.engine.status(folded.state)
 
 
 def _after_append(stream: Stream, folded: folding.Folded, event: store.StoredEvent) -> None:
-    """Side effects of a game finishing inside a match, and of a match completing."""
+    """Side effects of a game finishing inside a match, and of a match completing; the
+    webhooks' deliveries of the event (match.settled, game.finished, round.paired)."""
+    webhooks.deliveries_register(event)
     if stream.category == Stream.Category.GAME:
         match_id = folded.header.get("match")
         if match_id and stream.status == Stream.Status.FINISHED:
             _report_game_to_match(stream, folded, uuid.UUID(match_id))
-    elif stream.status == Stream.Status.FINISHED:
+    elif stream.category == Stream.Category.MATCH and stream.status == Stream.Status.FINISHED:
         if folded.match_rules.closing_event(folded.state) is not None:
             outbox.register(CLOSE_TASK, [str(stream.pk)], key=_close_key(stream.pk))
 

@@ -17,8 +17,9 @@ from rest_framework.views import exception_handler
 
 from games.canonical import BadValue
 from games.permissions import NotPermitted
-from games.rules.errors import RuleError
+from games.rules.errors import RuleError, StateConflict
 from games.store import EventIdReused, VersionConflict
+from scarney_site.query import QueryError
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +40,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
 def _known(exc: Exception) -> Response | None:
     if isinstance(exc, RuleError):
+        code = 409 if isinstance(exc, StateConflict) else 422
         return Response(
-            {"code": exc.code, "detail": exc.message, **_jsonable(exc.data)}, status=422
+            {"code": exc.code, "detail": exc.message, **_jsonable(exc.data)}, status=code
         )
     if isinstance(exc, NotPermitted):
         status_code = 401 if exc.code == "permission.login_required" else 403
@@ -58,6 +60,8 @@ def _known(exc: Exception) -> Response | None:
         return Response(
             {"code": "event.id_reused", "detail": str(exc), "id": str(exc.event_id)}, status=409
         )
+    if isinstance(exc, QueryError):
+        return Response({"code": exc.code, "detail": str(exc.detail), **exc.data}, status=400)
     if isinstance(exc, BadValue):
         return Response({"code": exc.code, "detail": exc.message}, status=400)
     if isinstance(exc, RequestDataTooBig):

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -86,8 +87,11 @@ INSTALLED_APPS = [
     "scarney_site.access",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_htmx",
     "games.apps.GamesConfig",
     "scoring.apps.ScoringConfig",
+    "games.webhooks.apps.WebhooksConfig",
 ]
 
 MIDDLEWARE = [
@@ -99,9 +103,14 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
 ]
 
 ROOT_URLCONF = "scarney_site.urls"
+# The live-table pages (games/pages) log in and out at /accounts/ and land on the home page.
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
 WSGI_APPLICATION = "scarney_site.wsgi.application"
 
 TEMPLATES = [
@@ -205,6 +214,30 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Record every move and throw at club tables; read games, matches and history.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Request bodies get their own components, so they carry their constraints (read-only
+    # fields out, lengths and enums in).
+    "COMPONENT_SPLIT_REQUEST": True,
+    # One named enum per choice set (several fields are called "type" or "status").
+    "ENUM_NAME_OVERRIDES": {
+        "GameKind": "games.answers.GAME_KINDS",
+        "MatchFormat": "games.answers.MATCH_FORMATS",
+        "EventType": "games.answers.EVENT_TYPE_NAMES",
+        "StreamStatus": "games.answers.STREAM_STATUSES",
+        "TournamentStatus": "games.answers.TOURNAMENT_STATUSES",
+        "RowType": ["game", "match"],
+        "EntryStatus": ["active", "withdrawn"],
+        "RoundStatus": ["playing", "finished"],
+    },
+    # Swagger UI and ReDoc from the project's own static files (drf-spectacular-sidecar), so the
+    # docs work offline and pin their version with the package, not a CDN's "@latest".
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # The house error shape and every operation's 4xx answers, and the enums (docs/ERRORS.md).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "scarney_site.schema.add_error_responses",
+    ],
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -231,6 +264,12 @@ CELERY_TASK_PUBLISH_RETRY = False
 # An outbox row not done (its effect not recorded) is sent again this many seconds after its last
 # send; beat relays what is due and sweeps for complete matches left without their closing event.
 OUTBOX_RESEND_AFTER = float(os.environ.get("OUTBOX_RESEND_AFTER", "60"))
+# Webhooks (docs/API.md "Webhooks"): seconds a POST may take, and the waits after the 1st, 2nd ...
+# failed attempt (one more attempt than waits, then the delivery has failed).
+WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "5"))
+WEBHOOK_RETRY_DELAYS = [
+    float(s) for s in os.environ.get("WEBHOOK_RETRY_DELAYS", "10,60,300,1800,7200").split(",")
+]
 # Signed checkpoints of every stream's head (docs/DESIGN.md "Checkpoints and snapshots"): the
 # Ed25519 private key from CHECKPOINT_KEY (base64 of its 32 bytes, or PEM), else from this file,
 # made with mode 0600 on first use. Never in the database: whoever can write it must not sign.
@@ -249,7 +288,24 @@ CELERY_BEAT_SCHEDULE = {
         "task": "scoring.checkpoint",
         "schedule": float(os.environ.get("CHECKPOINT_EVERY", "600")),
     },
+    # The club's nightly report (scoring/nightly.py) of the day just ended, a little after midnight.
+    "nightly-report": {
+        "task": "scoring.nightly_report",
+        "schedule": crontab(
+            hour=int(os.environ.get("NIGHTLY_REPORT_HOUR", "0")),
+            minute=int(os.environ.get("NIGHTLY_REPORT_MINUTE", "15")),
+        ),
+    },
 }
+
+# Printed reports (docs/DESIGN.md "Reports"): the venue their heading names; files in the default
+# storage (MEDIA_ROOT here, any django-storages backend in production); the seconds a client is
+# told to wait (Retry-After) while one renders; and whether a later event of a match re-renders
+# its sheet ahead of the next reader (needs a worker: without a broker, the reader renders it).
+VENUE = os.environ.get("VENUE", "the club")
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or VAR_DIR / "media")
+REPORTS_RETRY_AFTER = int(os.environ.get("REPORTS_RETRY_AFTER", "2"))
+REPORTS_RENDER_AHEAD = env_bool("REPORTS_RENDER_AHEAD", bool(REDIS_URL))
 
 LOGGING = {
     "version": 1,

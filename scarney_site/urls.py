@@ -1,8 +1,9 @@
 from django.contrib import admin
 from django.http import HttpRequest, JsonResponse
 from django.urls import include, path
-from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from scarney_site.api_root import ApiRoot, OfflineRedoc
 
 
 def health(request: HttpRequest) -> JsonResponse:
@@ -11,12 +12,16 @@ def health(request: HttpRequest) -> JsonResponse:
 
 urlpatterns = [
     # The recording API first: it takes most requests, and URLs are tried in order.
+    path("api/v1/", ApiRoot.as_view(), name="api-root"),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("scoring.urls")),
-    path("", RedirectView.as_view(url="/api/docs/", permanent=False)),
+    path("api/v1/", include("games.webhooks.urls")),
+    path("", include("games.pages.urls")),
+    path("", include("scoring.pages.urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/redoc/", OfflineRedoc.as_view(url_name="schema"), name="api-redoc"),
     path("api-auth/", include("rest_framework.urls")),
     path("healthz", health),
 ]

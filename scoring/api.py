@@ -7,12 +7,13 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
+from django.db.models import Q
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
-from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -22,12 +23,21 @@ from games.api import StreamView
 from games.models import Player, Stream
 from games.representation import event_json
 from games.store import read
-from scoring import history, reports, selectors
+from scarney_site.conditional import conditional, etag_of
+from scarney_site.query import BAD_VALUE, QueryChecked, QueryError, bad_value, filtered
+from scarney_site.renderers import CsvRenderer, HtmlRenderer, NdjsonRenderer
+from scarney_site.schema import filter_parameters
+from scoring import answers, exports, history, reports, selectors, stats
+from scoring.filters import MatchFilter
 
 AFTER = OpenApiParameter(
-    "after", OpenApiTypes.INT, description="The position of the last event you have (0: start)."
+    "after",
+    {"type": "integer", "minimum": 0, "maximum": 2**62},
+    description="The position of the last event you have (0: start).",
 )
-LIMIT = OpenApiParameter("limit", OpenApiTypes.INT, description="Events per page, 1 to 1000.")
+LIMIT = OpenApiParameter(
+    "limit", {"type": "integer", "minimum": 1, "maximum": 1000}, description="Events per page."
+)
 MAX_LIMIT = 1000
 
 
@@ -36,7 +46,7 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int) -
     if raw is None:
         return default
     if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
-        raise ValidationError({name: f"Give a whole number from {low} to {high}."})
+        raise bad_value(name, f"give a whole number from {low} to {high}.")
     return int(raw)
 
 
@@ -44,13 +54,14 @@ def _page(after: int, limit: int) -> list[dict[str, Any]]:
     try:
         return [event_json(read(row)) for row in store.feed_page(after, limit)]
     except store.UnknownPosition:
-        raise ValidationError({"after": f"No event has position {after}."}) from None
+        raise bad_value("after", f"no event has position {after}.") from None
 
 
-class EventFeed(APIView):
+class EventFeed(QueryChecked, APIView):
     permission_classes = [permissions.IsAuthenticated]
+    query_names = ("after", "limit")
 
-    @extend_schema(parameters=[AFTER, LIMIT], responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(parameters=[AFTER, LIMIT], responses={200: answers.FeedPage})
     def get(self, request: Request) -> Response:
         """Events of every stream after ``after``; page on with ``next`` until it is null.
 
@@ -67,10 +78,15 @@ class EventFeed(APIView):
         return Response({"next": next_url, "previous": None, "results": results})
 
 
-class EventFeedNdjson(APIView):
-    permission_classes = [permissions.IsAuthenticated]
+NDJSON = {(200, "application/x-ndjson"): OpenApiTypes.STR}
 
-    @extend_schema(parameters=[AFTER], responses={200: OpenApiTypes.STR})
+
+class EventFeedNdjson(QueryChecked, APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    renderer_classes = [JSONRenderer, NdjsonRenderer]
+    query_names = ("after",)
+
+    @extend_schema(parameters=[AFTER], responses=NDJSON)
     def get(self, request: Request) -> StreamingHttpResponse:
         """The feed after ``after`` as NDJSON, one event a line, up to the present."""
         after = _int_param(request, "after", 0, 0, 2**62)
@@ -87,24 +103,41 @@ def _lines(page: list[dict[str, Any]]) -> Iterator[str]:
         page = _page(page[-1]["position"], MAX_LIMIT)
 
 
-class MatchHistory(StreamView):
+def match_etag(stream: Stream, *more: Any) -> str:
+    """The tag of a match report: the match's version and its games' (whose bonuses it shows)."""
+    return etag_of(
+        "match-report",
+        stream.pk,
+        stream.version,
+        str(stream.status),
+        selectors.games_fingerprint(stream.pk),
+        *more,
+    )
+
+
+class MatchHistory(QueryChecked, StreamView):
     category = Stream.Category.MATCH
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: answers.MatchHistoryAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         """Every game with each seat's score and cumulative score, bonuses, links, warnings."""
         stream = self.get_stream(pk)
-        return Response(reports.match_history(stream.match))
+        return conditional(
+            request, match_etag(stream), lambda: Response(reports.match_history(stream.match))
+        )
 
 
-class MatchScoreSheet(StreamView):
+class MatchScoreSheet(QueryChecked, StreamView):
     category = Stream.Category.MATCH
+    renderer_classes = [JSONRenderer, CsvRenderer, HtmlRenderer]
     renderings = {
         "csv": (reports.score_sheet_csv, "text/csv; charset=utf-8"),
         "html": (reports.score_sheet_html, "text/html; charset=utf-8"),
     }
 
-    @extend_schema(responses={200: OpenApiTypes.STR})
+    @extend_schema(
+        responses={(200, "text/csv"): OpenApiTypes.STR, (200, "text/html"): OpenApiTypes.STR}
+    )
     def get(self, request: Request, pk: uuid.UUID, rendering: str) -> HttpResponse:
         """The score sheet as the rule books print it (CSV or HTML)."""
         stream = self.get_stream(pk)
@@ -115,45 +148,154 @@ class MatchScoreSheet(StreamView):
         return answer
 
 
-KIND = OpenApiParameter("kind", OpenApiTypes.STR, description="Only this game kind.")
+KIND = OpenApiParameter(
+    "kind", {"type": "string", "minLength": 1}, description="Only this game kind."
+)
 SINCE = OpenApiParameter("since", OpenApiTypes.DATE, description="Last played on or after.")
 UNTIL = OpenApiParameter("until", OpenApiTypes.DATE, description="Last played on or before.")
-CURSOR = OpenApiParameter("cursor", OpenApiTypes.STR, description="From a page's 'next'.")
+CURSOR = OpenApiParameter(
+    "cursor", {"type": "string", "minLength": 1}, description="From a page's 'next', as given."
+)
+HISTORY_LIMIT = OpenApiParameter(
+    "limit", {"type": "integer", "minimum": 1, "maximum": 200}, description="Rows per page."
+)
 
 
-class PlayerHistory(APIView):
+def _player_and_query(request: Request, pk: int) -> tuple[Player, history.Query]:
+    """The player (404 if the reader may not see him) and the history query's parameters."""
+    if not selectors.player_listed(request.user, pk):
+        raise Http404
+    player = get_object_or_404(Player, pk=pk)
+    try:
+        return player, history.read_query(request.query_params)
+    except history.BadQuery as error:
+        raise QueryError(BAD_VALUE, str(error)) from None
+
+
+def _next_url(request: Request, cursor: str | None) -> str | None:
+    """The URL of the next page: this query with ``cursor`` in place."""
+    if cursor is None:
+        return None
+    params = request.query_params.copy()
+    params["cursor"] = cursor
+    return request.build_absolute_uri(f"?{params.urlencode()}")
+
+
+class PlayerHistory(QueryChecked, APIView):
     permission_classes = [permissions.AllowAny]
+    query_names = ("kind", "since", "until", "cursor", "limit")
 
     @extend_schema(
-        parameters=[KIND, SINCE, UNTIL, CURSOR, LIMIT], responses={200: OpenApiTypes.OBJECT}
+        parameters=[KIND, SINCE, UNTIL, CURSOR, HISTORY_LIMIT],
+        responses={200: answers.PlayerHistoryAnswer},
     )
     def get(self, request: Request, pk: int) -> Response:
         """The player's matches and games outside matches, newest first.
 
         Without a login, only finished public ones are listed.
         """
-        if not selectors.player_listed(request.user, pk):
-            raise Http404
-        player = get_object_or_404(Player, pk=pk)
-        try:
-            query = history.read_query(request.query_params)
-        except history.BadQuery as error:
-            raise ValidationError({"detail": str(error)}) from None
-        page = history.player_history(
+        player, query = _player_and_query(request, pk)
+        games = selectors.visible(request.user, "game__stream__")
+        matches = selectors.visible(request.user, "match__stream__")
+        etag = etag_of(
+            "player-history",
+            player.pk,
+            player.name,
+            request.user.pk,
+            history.fingerprint(player, games, matches),
+            request.query_params.urlencode(),
+        )
+        return conditional(request, etag, lambda: self.page(request, player, query, games, matches))
+
+    def page(
+        self, request: Request, player: Player, query: history.Query, games: Q, matches: Q
+    ) -> Response:
+        page = history.player_history(player, query, games, matches)
+        return Response(
+            {
+                "player": page["player"],
+                "next": _next_url(request, page["next"]),
+                "previous": None,
+                "results": page["results"],
+            }
+        )
+
+
+# --- exports (docs/API.md "Exports") ---------------------------------------------------------
+
+
+class MatchEventsNdjson(QueryChecked, StreamView):
+    category = Stream.Category.MATCH
+    renderer_classes = [JSONRenderer, NdjsonRenderer]
+
+    @extend_schema(responses=NDJSON)
+    def get(self, request: Request, pk: uuid.UUID) -> Any:
+        """The match's events and its games' events in position order, as NDJSON."""
+        stream = self.get_stream(pk)
+        return conditional(
+            request,
+            match_etag(stream, "events.ndjson"),
+            lambda: StreamingHttpResponse(
+                exports.match_event_lines(stream.pk), content_type="application/x-ndjson"
+            ),
+        )
+
+
+class MatchHistoryCsv(QueryChecked, APIView):
+    permission_classes = [permissions.AllowAny]
+    renderer_classes = [JSONRenderer, CsvRenderer]
+    filterset_class = MatchFilter
+
+    @extend_schema(
+        parameters=filter_parameters(MatchFilter), responses={(200, "text/csv"): OpenApiTypes.STR}
+    )
+    def get(self, request: Request) -> StreamingHttpResponse:
+        """The matches you may see (filtered as the match list), one CSV row per seat."""
+        rows = filtered(MatchFilter, request, selectors.match_rows(request.user))
+        answer = StreamingHttpResponse(
+            exports.history_csv_lines(rows), content_type="text/csv; charset=utf-8"
+        )
+        answer["Content-Disposition"] = 'attachment; filename="match-history.csv"'
+        return answer
+
+
+class PlayerPlays(QueryChecked, APIView):
+    permission_classes = [permissions.AllowAny]
+    query_names = ("kind", "since", "until", "cursor", "limit")
+
+    @extend_schema(
+        parameters=[KIND, SINCE, UNTIL, CURSOR, HISTORY_LIMIT],
+        responses={200: answers.PlaysAnswer},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        """The player's finished games and matches as plays, for play-logging apps."""
+        player, query = _player_and_query(request, pk)
+        answer = exports.player_plays(
             player,
             query,
             selectors.visible(request.user, "game__stream__"),
             selectors.visible(request.user, "match__stream__"),
         )
-        if page["next"] is not None:
-            params = request.query_params.copy()
-            params["cursor"] = page["next"]
-            page["next"] = request.build_absolute_uri(f"?{params.urlencode()}")
+        return Response({**answer, "next": _next_url(request, answer["next"])})
+
+
+class PlayerStats(QueryChecked, APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: answers.PlayerStatsAnswer})
+    def get(self, request: Request, pk: int) -> Response:
+        """Per game kind: games and matches played and won, average and best totals, bonuses
+        scored, Solitaire ratings, and head to head against each opponent (scoring/stats.py).
+
+        Without a login, only finished public games and matches count.
+        """
+        if not selectors.player_listed(request.user, pk):
+            raise Http404
+        player = get_object_or_404(Player, pk=pk)
         return Response(
-            {
-                "player": page["player"],
-                "next": page["next"],
-                "previous": None,
-                "results": page["results"],
-            }
+            stats.player_stats(
+                player,
+                selectors.visible(request.user, "game__stream__"),
+                selectors.visible(request.user, "match__stream__"),
+            )
         )

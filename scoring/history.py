@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from games.models import Game, Player
 from scoring.models import GameSummary, MatchStanding
@@ -62,6 +62,20 @@ def player_history(player: Player, query: Query, visible: Q, match_visible: Q) -
         "next": _encode(page[-1]) if more and page else None,
         "results": page,
     }
+
+
+def fingerprint(player: Player, visible: Q, match_visible: Q) -> tuple[Any, ...]:
+    """What the history's answer depends on, in two aggregate queries: the count, the newest
+    activity and the versions of the rows the reader may see. Any event on one of them, and any
+    change of what the reader may see, changes it (for the ETag, without building the page)."""
+    parts: list[Any] = []
+    for rows in (
+        GameSummary.objects.filter(visible, game__seats__player=player, match__isnull=True),
+        MatchStanding.objects.filter(match_visible, match__seats__player=player),
+    ):
+        found = rows.aggregate(count=Count("pk"), last=Max("updated_at"), versions=Sum("version"))
+        parts += [found["count"], str(found["last"]), found["versions"]]
+    return tuple(parts)
 
 
 def _games(player: Player, query: Query) -> QuerySet[GameSummary]:

@@ -12,12 +12,15 @@ import csv
 import io
 from typing import Any
 
+from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from games import folding, store
 from games.models import Game, Match
 from games.representation import standing_fields
 from games.rules.events import MATCH_SETTLED
+from scoring import charts, labels
 from scoring.models import GameSummary
 
 
@@ -84,26 +87,122 @@ class _TextCells:
         )
 
 
-def score_sheet_csv(history: dict[str, Any]) -> str:
-    """The sheet as the books print it: one row a game, each seat "score - cumulative"."""
+def heading(match: Match) -> dict[str, Any]:
+    """What heads a sheet: the event (a tournament's name, round and table, or the club's own
+    match), the date it was played, the table and the venue."""
+    tournament = match.tournament.name if match.tournament_id else None
+    place = []
+    if match.round_number:
+        place.append(f"round {match.round_number}")
+    if match.table_number:
+        place.append(f"table {match.table_number}")
+    return {
+        "title": labels.format_name(match.format),
+        "event": tournament or "Club match",
+        "place": ", ".join(place),
+        "date": timezone.localdate(match.created_at),
+        "table": match.table_number,
+        "venue": settings.VENUE,
+    }
+
+
+def sheet(match: Match) -> dict[str, Any]:
+    """Everything a score sheet shows, in words and numbers for people (CSV, HTML and PDF)."""
+    history = match_history(match)
+    names = [p["name"] for p in history["players"]]
+    by_seat = {row["seat"]: row for row in history["standing"]}
+    standing = [by_seat[seat] for seat in range(len(names)) if seat in by_seat]
+    lines = charts.progression(names, [g["cumulative"] for g in history["games"]])
+    return {
+        "heading": heading(match),
+        "history": history,
+        "status": labels.status(history["status"]),
+        "names": names,
+        "rows": [_row(game, names) for game in history["games"]],
+        "standing": [_standing_row(row) for row in standing],
+        "result": result_line(history, standing, names),
+        "payments": _payments(history, names),
+        "warnings": history["warnings"],
+        "chart": charts.svg(lines),
+        "legend": [
+            {"name": name, "colour": charts.colour(seat), "dash": charts.dash(seat)}
+            for seat, name in enumerate(names)
+        ],
+    }
+
+
+def _row(game: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    return {
+        "number": game["number"],
+        "cells": list(zip(game["scores"], game["cumulative"], strict=True)),
+        "bonuses": [
+            f"{names[b['seat']]}: {labels.bonus(b['kind'])} {b['points']}"
+            for b in game.get("bonuses", [])
+        ],
+        "warnings": game["warnings"],
+    }
+
+
+def _standing_row(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **row,
+        "bonus_lines": [(labels.bonus(b["kind"]), b["points"]) for b in row.get("bonuses", [])],
+    }
+
+
+def result_line(
+    history: dict[str, Any], standing: list[dict[str, Any]], names: list[str]
+) -> str:
+    """"Ann wins by 230", "Ann and Bob tie on 120", or who leads while the match goes on."""
+    if len(standing) < 2 or not history["games"]:
+        return ""
+    ordered = sorted(standing, key=lambda row: (row["rank"], row["seat"]))
+    first, second = ordered[0], ordered[1]
+    finished = history["status"] != "in_progress"
+    if first["rank"] == second["rank"]:
+        tied = [names[r["seat"]] for r in ordered if r["rank"] == first["rank"]]
+        verb = "tie" if finished else "are level"
+        return f"{' and '.join(tied)} {verb} on {first['total']}"
+    margin = first["total"] - second["total"]
+    verb = "wins by" if finished else "leads by"
+    return f"{names[first['seat']]} {verb} {margin}"
+
+
+def _payments(history: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
+    return [
+        {"from": names[p["from"]], "to": names[p["to"]], "points": p["points"]}
+        for p in (history["settlement"] or {}).get("payments", [])
+    ]
+
+
+def score_sheet_csv(history: dict[str, Any], head: dict[str, Any] | None = None) -> str:
+    """The sheet as the books print it: one row a game, each seat "score - cumulative", under
+    the heading's lines (event, date, table, venue) when ``head`` is given."""
     out = io.StringIO()
     sheet = _TextCells(out)
     names = [p["name"] for p in history["players"]]
+    if head is not None:
+        _csv_heading(sheet, history, head)
     sheet.writerow(["Game", *names, "Warnings"])
     for game in history["games"]:
         cells = [f"{s} - {c}" for s, c in zip(game["scores"], game["cumulative"], strict=True)]
         notes = "; ".join(f"{w['code']}: {w['message']}" for w in game["warnings"])
         sheet.writerow([game["number"], *cells, notes])
     by_seat = {row["seat"]: row for row in history["standing"]}
-    for label, key in (("Match score", "match_score"), ("Total", "total"), ("Rank", "rank")):
-        sheet.writerow([label, *[by_seat[seat].get(key, "") for seat in range(len(names))]])
+    seats = range(len(names))
+    sheet.writerow(["Match score", *[by_seat[seat].get("match_score", "") for seat in seats]])
     bonus_rows = sorted({b["kind"] for row in history["standing"] for b in row.get("bonuses", [])})
     for kind in bonus_rows:
         points = [
             sum(b["points"] for b in by_seat[seat].get("bonuses", []) if b["kind"] == kind)
-            for seat in range(len(names))
+            for seat in seats
         ]
-        sheet.writerow([kind.replace("_", " ").capitalize(), *points])
+        sheet.writerow([labels.bonus(kind), *points])
+    for label, key in (("Total", "total"), ("Rank", "rank")):
+        sheet.writerow([label, *[by_seat[seat].get(key, "") for seat in seats]])
+    standing = [by_seat[seat] for seat in seats if seat in by_seat]
+    if "status" in history and (result := result_line(history, standing, names)):
+        sheet.writerow(["Result", result])
     for payment in (history["settlement"] or {}).get("payments", []):
         sheet.writerow(
             ["Pays", f"{names[payment['from']]} pays {names[payment['to']]} {payment['points']}"]
@@ -111,27 +210,17 @@ def score_sheet_csv(history: dict[str, Any]) -> str:
     return out.getvalue()
 
 
-def score_sheet_html(history: dict[str, Any]) -> str:
-    names = [p["name"] for p in history["players"]]
-    by_seat = {row["seat"]: row for row in history["standing"]}
-    payments = [
-        {"from": names[p["from"]], "to": names[p["to"]], "points": p["points"]}
-        for p in (history["settlement"] or {}).get("payments", [])
-    ]
-    return render_to_string(
-        "scoring/score_sheet.html",
-        {
-            "history": history,
-            "names": names,
-            "rows": [
-                {
-                    "number": g["number"],
-                    "cells": list(zip(g["scores"], g["cumulative"], strict=True)),
-                    "warnings": g["warnings"],
-                }
-                for g in history["games"]
-            ],
-            "standing": [by_seat[seat] for seat in range(len(names)) if seat in by_seat],
-            "payments": payments,
-        },
-    )
+def _csv_heading(sheet: _TextCells, history: dict[str, Any], head: dict[str, Any]) -> None:
+    event = head["event"] + (f", {head['place']}" if head["place"] else "")
+    sheet.writerow(["Score sheet", head["title"]])
+    sheet.writerow(["Event", event])
+    sheet.writerow(["Date", head["date"].isoformat()])
+    sheet.writerow(["Table", head["table"] or ""])
+    sheet.writerow(["Venue", head["venue"]])
+    sheet.writerow(["Status", labels.status(history["status"])])
+    sheet.writerow([])
+
+
+def score_sheet_html(match: Match) -> str:
+    """The sheet as a page; the same page, printed by WeasyPrint, is the PDF."""
+    return render_to_string("scoring/score_sheet.html", sheet(match))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 
 from games.models import Stream
 from games.permissions import is_director
@@ -41,19 +41,20 @@ def player_listed(user: Any, player_id: int) -> bool:
     return games.exists() or matches.exists()
 
 
-def game_rows(user: Any, *, kind: str | None, status: str | None) -> QuerySet[GameSummary]:
-    """The game summaries ``user`` may see, by ``kind`` and ``status`` when given."""
-    rows = GameSummary.objects.filter(visible(user, "game__stream__"))
-    if kind:
-        rows = rows.filter(kind=kind)
-    if status:
-        rows = rows.filter(status=status)
-    return rows
+def game_rows(user: Any) -> QuerySet[GameSummary]:
+    """The game summaries ``user`` may see (the list's filters narrow them further)."""
+    return GameSummary.objects.filter(visible(user, "game__stream__"))
 
 
-def match_rows(user: Any, *, format: str | None) -> QuerySet[MatchStanding]:
-    """The match standings ``user`` may see, of ``format`` when given."""
-    rows = MatchStanding.objects.filter(visible(user, "match__stream__"))
-    if format:
-        rows = rows.filter(format=format)
-    return rows
+def match_rows(user: Any) -> QuerySet[MatchStanding]:
+    """The match standings ``user`` may see (the list's filters narrow them further)."""
+    return MatchStanding.objects.filter(visible(user, "match__stream__"))
+
+
+def games_fingerprint(match_id: Any) -> tuple[int, int]:
+    """How many games a match has and the sum of their versions: it changes whenever any of
+    them records an event, so a report showing their bonuses can be tagged by it."""
+    found = GameSummary.objects.filter(match_id=match_id).aggregate(
+        count=Count("pk"), versions=Sum("version")
+    )
+    return found["count"], found["versions"] or 0

@@ -8,6 +8,14 @@ urlpatterns = [
     path("players/<int:pk>/history/", api.PlayerHistory.as_view(), name="player-history"),
     path("matches/<uuid:pk>/history/", api.MatchHistory.as_view(), name="match-history"),
     path(
+        "matches/<uuid:pk>/events.ndjson",
+        api.MatchEventsNdjson.as_view(),
+        name="match-events-ndjson",
+    ),
+    path("matches/history.csv", api.MatchHistoryCsv.as_view(), name="match-history-csv"),
+    path("players/<int:pk>/plays.json", api.PlayerPlays.as_view(), name="player-plays"),
+    path("players/<int:pk>/stats/", api.PlayerStats.as_view(), name="player-stats"),
+    path(
         "matches/<uuid:pk>/score-sheet.csv",
         api.MatchScoreSheet.as_view(),
         {"rendering": "csv"},

@@ -26,7 +26,9 @@ GAMES = ROOT / "games"
 ERRORS_DOC = ROOT / "docs" / "ERRORS.md"
 
 # BadValue: the canonical form's refusals (games/canonical.py), 400s.
-EXCEPTIONS = frozenset({"IllegalEvent", "BadSetup", "BadRuleset", "RuleError", "BadValue"})
+EXCEPTIONS = frozenset(
+    {"IllegalEvent", "BadSetup", "BadRuleset", "RuleError", "BadValue", "StateConflict"}
+)
 CODE = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
 # Deep enough for helper chains (scarney_3000: read_teams -> read_sides -> f"{scope}...").
 MAX_DEPTH = 6

@@ -32,3 +32,8 @@ class BadRuleset(RuleError):
 
 class BadSetup(RuleError):
     """The game's setup (seats, study position, ...) cannot start a game."""
+
+
+class StateConflict(IllegalEvent):
+    """The event fits, but not yet: what it waits for is still under way (HTTP 409), as a round
+    that cannot be paired while a table of the last one still plays."""

@@ -13,6 +13,8 @@ MATCH_STARTED = "match.started"
 GAME_FINISHED = "game.finished"
 MATCH_RATED = "match.rated"
 MATCH_SETTLED = "match.settled"
+TOURNAMENT_CREATED = "tournament.created"
+REGISTER_OPENED = "register.opened"
 
 # Recorded at the table, in every game or in a family's games.
 UNDO = "move.undone"
@@ -27,4 +29,14 @@ STOOD = "shooter.stood"
 DOUBLE_DOWN = "double_down.called"
 
 # Events a client may never record: the service writes them itself.
-SERVICE_ONLY = frozenset({GAME_STARTED, MATCH_STARTED, GAME_FINISHED, MATCH_RATED, MATCH_SETTLED})
+SERVICE_ONLY = frozenset(
+    {
+        GAME_STARTED,
+        MATCH_STARTED,
+        GAME_FINISHED,
+        MATCH_RATED,
+        MATCH_SETTLED,
+        TOURNAMENT_CREATED,
+        REGISTER_OPENED,
+    }
+)

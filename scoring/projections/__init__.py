@@ -26,8 +26,9 @@ def handle(stream: Any, folded: Any, event: Any, status_before: str | None) -> N
         game_summary.handle(stream, folded, event, status_before)
         if status_before != stream.status:
             player_records.handle(folded, event, status_before, stream.status)
-    else:
+    elif stream.category == "match":
         match_standing.handle(stream, folded, event, status_before)
+    # A tournament's rows are its service's to project (games.tournament_services).
 
 
 def append_clauses(folded: Any, status: str, recorded_at: datetime) -> list[tuple[str, Any]]:

@@ -135,7 +135,7 @@ def test_at_version_gives_the_state_as_it_was(api: APIClient) -> None:
     assert then["version"] == 2 and then["board"]["C1"] == "B1"
     assert then["expected"] == ["pawn.taken_off"]
     bad = api.get(f"/api/v1/games/{game['id']}/?at_version=9")
-    assert bad.status_code == 400 and bad.json()["code"] == "request.invalid"
+    assert bad.status_code == 400 and bad.json()["code"] == "query.bad_value"
 
 
 def test_move_undone_takes_back_the_last_move_in_force(api: APIClient) -> None:

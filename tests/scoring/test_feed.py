@@ -91,7 +91,7 @@ def test_the_feed_streams_as_ndjson(api: APIClient) -> None:
 @pytest.mark.parametrize("query", ["after=abc", "after=-1", "after=999999999", "limit=0"])
 def test_a_bad_cursor_is_a_400_with_a_code(api: APIClient, query: str) -> None:
     response = api.get(f"/api/v1/events/?{query}")
-    assert response.status_code == 400 and response.json()["code"] == "request.invalid"
+    assert response.status_code == 400 and response.json()["code"] == "query.bad_value"
 
 
 def test_the_feed_needs_a_login(anon: Any) -> None:

@@ -1,0 +1,75 @@
+"""The lists of the home page, read from the game summaries (read models, never Event rows)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import F, Q
+
+from games.models import Game, Stream, Tournament, TournamentTable
+from scoring.models import GameSummary
+
+LISTED = 30
+
+
+def games_in_progress(user: Any) -> list[dict[str, Any]]:
+    """The games in progress that ``user`` created or keeps, the latest moved first."""
+    mine = Q(game__stream__created_by=user) | Q(game__stream__keepers=user)
+    rows = GameSummary.objects.filter(mine, status=Stream.Status.IN_PROGRESS).distinct()
+    return _listed(rows.order_by("-updated_at"))
+
+
+def recent_results() -> list[dict[str, Any]]:
+    """The latest finished public games, for visitors and keepers alike."""
+    rows = GameSummary.objects.filter(
+        game__stream__is_public=True, status=Stream.Status.FINISHED
+    ).order_by("-updated_at")
+    return _listed(rows)
+
+
+def _listed(rows: Any) -> list[dict[str, Any]]:
+    rows = rows.select_related("game").prefetch_related("game__seats__player")[:LISTED]
+    return [_row(summary) for summary in rows]
+
+
+def _row(summary: GameSummary) -> dict[str, Any]:
+    names = [seat.player.name for seat in summary.game.seats.all()]
+    totals = [score.get("total") for score in summary.scores or []]
+    return {
+        "id": summary.game_id,
+        "kind": summary.kind.replace("-", " ").capitalize(),
+        "players": ", ".join(names),
+        "totals": " – ".join(str(t) for t in totals if t is not None),
+        "rating": summary.rating,
+        "updated_at": summary.updated_at,
+    }
+
+
+def tables_today(user: Any) -> list[dict[str, Any]]:
+    """The tables of running tournaments' current rounds that ``user`` keeps (keeper_assign adds
+    him to the match stream's keepers), each with its match and the game being played."""
+    rows = TournamentTable.objects.filter(
+        match__stream__keepers=user,
+        tournament__status="running",
+        round_number=F("tournament__current_round"),
+    ).select_related("tournament")
+    return [_table_row(table) for table in rows.distinct()[:LISTED]]
+
+
+def _table_row(table: TournamentTable) -> dict[str, Any]:
+    playing = Game.objects.filter(match_id=table.match_id, stream__status=Stream.Status.IN_PROGRESS)
+    game = playing.order_by("-number").values_list("pk", "number").first()
+    return {
+        "tournament": table.tournament.name,
+        "round": table.round_number,
+        "table": table.number,
+        "players": " v ".join(table.players),
+        "match": table.match_id,
+        "game": game,
+    }
+
+
+def open_scoreboards() -> list[dict[str, Any]]:
+    """Running published tournaments: the scoreboards a visitor may watch."""
+    rows = Tournament.objects.filter(published=True, status="running").order_by("-created_at")
+    return [{"id": t.pk, "name": t.name, "round": t.current_round} for t in rows[:LISTED]]

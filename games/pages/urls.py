@@ -1,0 +1,20 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from games.pages import views
+
+app_name = "pages"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(template_name="games/pages/login.html"),
+        name="login",
+    ),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("games/new/", views.game_new, name="game-new"),
+    path("games/<uuid:pk>/", views.game_page, name="game"),
+    path("games/<uuid:pk>/table/", views.game_table, name="game-table"),
+    path("games/<uuid:pk>/moves/", views.game_move, name="game-move"),
+]

@@ -1,0 +1,183 @@
+"""The live-table pages: a view parses, calls a service, renders (STYLE.md "Pages").
+
+A move comes from the page's script (static/games/table.js) with an event id made in the page
+and the version the keeper saw; the answer is the table partial again, with the service's
+sentence in the status region when the move is refused. Who may record is the services' check
+(games.permissions), as for the API; nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ObjectDoesNotExist
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from games import folding, services
+from games.canonical import BadValue
+from games.models import Stream
+from games.pages import presenting, queries
+from games.pages.forms import GameStartForm, MoveForm
+from games.permissions import NotPermitted, is_recorder
+from games.representation import game_json, game_status
+from games.rules.errors import RuleError
+from games.store import EventIdReused, VersionConflict
+
+TABLE = "games/pages/_table.html"
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """A keeper's games in progress and a form to start one; everyone's recent results."""
+    return _home(request, GameStartForm())
+
+
+def _home(request: HttpRequest, form: GameStartForm, status: int = 200) -> HttpResponse:
+    keeper = request.user.is_authenticated
+    context = {
+        "form": form,
+        "mine": queries.games_in_progress(request.user) if keeper else [],
+        "tables": queries.tables_today(request.user) if keeper else [],
+        "boards": [] if keeper else queries.open_scoreboards(),
+        "recent": queries.recent_results(),
+    }
+    return render(request, "games/pages/home.html", context, status=status)
+
+
+@require_POST
+@login_required
+def game_new(request: HttpRequest) -> HttpResponse:
+    """Start a game of any kind from the home page's form."""
+    form = GameStartForm(request.POST)
+    if not form.is_valid():
+        return _home(request, form, status=400)
+    try:
+        game = services.game_start(
+            kind=form.cleaned_data["kind"], seats=form.cleaned_data["seats"], user=request.user
+        )
+    except (RuleError, NotPermitted) as error:
+        form.add_error(None, error.message)
+        return _home(request, form, status=422)
+    return redirect("pages:game", pk=game.pk)
+
+
+@require_GET
+def game_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    """The whole page of one game."""
+    stream = get_object_or_404(Stream, pk=pk, category=Stream.Category.GAME)
+    if not _may_read(request, stream):
+        return render(request, "games/pages/login_needed.html", status=401)
+    context = _table_context(request, stream, folding.load(stream))
+    return render(request, "games/pages/game.html", context)
+
+
+@require_GET
+def game_table(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    """The table partial; ``?version=N`` answers 204 while the game is still at version N."""
+    stream = get_object_or_404(Stream, pk=pk, category=Stream.Category.GAME)
+    if not _may_read(request, stream):
+        return _login_needed(request)
+    if request.GET.get("version") == str(stream.version):
+        return HttpResponse(status=204)  # nothing new: the poller leaves the page alone
+    return _table(request, stream, folding.load(stream))
+
+
+@require_POST
+def game_move(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    """Record one move through the service; answer the table as it now stands."""
+    stream = get_object_or_404(Stream, pk=pk, category=Stream.Category.GAME)
+    if not _may_read(request, stream):
+        return _login_needed(request)
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, stream, _first_error(form), 400)
+    move = form.cleaned_data
+    try:
+        recorded = services.event_record(
+            category=Stream.Category.GAME,
+            stream_id=stream.pk,
+            event_id=move["id"],
+            type=move["type"],
+            data=move["payload"],
+            expected_version=move["expected_version"],
+            meta={"device": "page"},
+            user=request.user,
+        )
+    except (RuleError, NotPermitted, VersionConflict, EventIdReused, BadValue) as error:
+        sentence, status = refusal(error, move["type"])
+        return _refused(request, stream, sentence, status)
+    except ObjectDoesNotExist:
+        return HttpResponse("There is no such game.", status=404, content_type="text/plain")
+    # A resent move (created False) answers with the game as it stands now, not as it was then.
+    stream.refresh_from_db()
+    return _table(request, stream, folding.load(stream), status=201 if recorded.created else 200)
+
+
+def refusal(error: Exception, type: str) -> tuple[str, int]:
+    """The sentence for a person and the HTTP status of a refused move."""
+    if isinstance(error, RuleError):
+        return error.message, 422
+    if isinstance(error, NotPermitted):
+        return error.message, 401 if error.code == "permission.login_required" else 403
+    if isinstance(error, VersionConflict):
+        return (
+            f"Another device recorded a move first, so this {type} was not recorded. "
+            f"Here is the game as it stands now (version {error.current_version}).",
+            409,
+        )
+    if isinstance(error, EventIdReused):
+        return str(error), 409
+    return str(error), 400
+
+
+def _refused(request: HttpRequest, stream: Stream, sentence: str, status: int) -> HttpResponse:
+    stream.refresh_from_db()
+    return _table(request, stream, folding.load(stream), status=status, refusal=sentence)
+
+
+def _table(
+    request: HttpRequest,
+    stream: Stream,
+    folded: folding.Folded,
+    status: int = 200,
+    refusal: str | None = None,
+) -> HttpResponse:
+    context = _table_context(request, stream, folded, refusal)
+    response = render(request, TABLE, context, status=status)
+    # The page's script swaps in only answers that carry this header (not a proxy's error page).
+    response["X-Table-Version"] = str(folded.version)
+    return response
+
+
+def _table_context(
+    request: HttpRequest, stream: Stream, folded: folding.Folded, refusal: str | None = None
+) -> dict[str, Any]:
+    game = game_json(folded, stream_id=stream.pk, status=game_status(stream, folded))
+    return {
+        **presenting.page(game),
+        "refusal": refusal,
+        # Only a hint for what to draw: the service makes the real check on every move.
+        "can_record": stream.status == Stream.Status.IN_PROGRESS
+        and is_recorder(request.user, stream.pk),
+    }
+
+
+def _may_read(request: HttpRequest, stream: Stream) -> bool:
+    """As the API: a finished public game for anyone, a game in progress after logging in."""
+    if request.user.is_authenticated:
+        return True
+    return stream.is_public and stream.status != Stream.Status.IN_PROGRESS
+
+
+def _login_needed(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/pages/_login_needed.html", status=401)
+
+
+def _first_error(form: MoveForm) -> str:
+    for field, errors in form.errors.items():
+        return f"The move could not be read ({field}: {errors[0]})."
+    return "The move could not be read."

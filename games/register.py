@@ -1,0 +1,99 @@
+"""The player register: a stream of its own (category ``register``, one per database).
+
+``player.registered`` records every new player, whether a director adds him or a seat names him
+first; ``player.merged`` records that two records are one person (a director's, with a reason).
+The ``Player`` rows follow these events; merging sets ``merged_into`` and edits nothing else.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.db import transaction
+
+from games import permissions, store
+from games.models import Player, Stream
+from games.rules.errors import BadSetup
+from games.rules.events import REGISTER_OPENED
+
+# A fixed id: one register per club database.
+REGISTER_ID = uuid.uuid5(uuid.NAMESPACE_URL, "scarney:player-register")
+
+
+@transaction.atomic
+def player_register(*, name: Any, member_number: Any = None, user: Any) -> Player:
+    """A new player of the club (directors): a name, and a member number if he has one."""
+    permissions.check_director(user)
+    if not isinstance(name, str) or not name.strip() or len(name) > 100:
+        raise BadSetup("player.bad_name", "A player's name has 1 to 100 characters.", field="name")
+    number = _member_number(member_number)
+    player = Player.objects.create(name=name.strip(), member_number=number)
+    recorded(player, user)
+    return player
+
+
+def _member_number(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str | int) or isinstance(value, bool) or not str(value).strip():
+        raise BadSetup(
+            "player.bad_member_number", "A member number is a short text.", field="member_number"
+        )
+    number = str(value).strip()[:30]
+    if Player.objects.filter(member_number=number).exists():
+        raise BadSetup(
+            "player.member_number_taken",
+            f"Member number {number} is already another player's.",
+            field="member_number",
+        )
+    return number
+
+
+def recorded(player: Player, user: Any) -> None:
+    """Record a new player's ``player.registered`` (the caller made the row, in his
+    transaction)."""
+    data = {"player": player.pk, "name": player.name, "member_number": player.member_number}
+    _append("player.registered", data, user)
+
+
+@transaction.atomic
+def player_merge(*, player: Any, into: Any, reason: Any, user: Any) -> Player:
+    """Record that ``player`` is the same person as ``into``: seats naming him resolve to
+    ``into`` from then on; his past events stay as they were recorded."""
+    permissions.check_director(user)
+    if not isinstance(reason, str) or not reason.strip():
+        raise BadSetup("tournament.reason_required", "A merge says why: send a reason.")
+    _lock()  # merges one at a time: two crossing merges must not make a loop
+    source = Player.objects.filter(pk=player).first()
+    target = Player.objects.filter(pk=into).first() if isinstance(into, int) else None
+    if source is None or target is None:
+        raise BadSetup("seat.unknown_player", "Both players must exist to be merged.")
+    if source.pk == target.pk or source.merged_into_id or target.merged_into_id:
+        raise BadSetup(
+            "player.bad_merge",
+            f"{source} cannot be merged into {target}: a player merges into another record "
+            "that is itself not merged away.",
+        )
+    data = {"player": source.pk, "into": target.pk, "reason": reason.strip()}
+    _append("player.merged", data, user)
+    source.merged_into = target
+    source.save(update_fields=["merged_into"])
+    return source
+
+
+def _lock() -> Stream:
+    Stream.objects.get_or_create(
+        pk=REGISTER_ID, defaults={"category": Stream.Category.REGISTER, "kind": "register"}
+    )
+    return store.lock_stream(REGISTER_ID)
+
+
+def _append(type: str, data: dict[str, Any], user: Any) -> None:
+    from games import services  # the services seat players through this module
+
+    stream = _lock()
+    meta = services._meta(user, {})
+    if stream.version == 0:
+        services._append(stream, uuid.uuid4(), REGISTER_OPENED, {}, meta, None)
+    services._append(stream, uuid.uuid4(), type, data, meta, None)

@@ -1,0 +1,552 @@
+// The live table: taps become moves, moves go through a queue kept in localStorage, and the
+// server's answer (the table partial) replaces the table. Each move gets its event id when it is
+// tapped, so a resend after a lost answer records it once; a move made while the connection is
+// down waits in the queue and is sent, in order, when the connection returns.
+(function () {
+  "use strict";
+
+  const RETRY_MS = 3000;
+  let selection = null; // {circle, pawn} on the board, or {tray: pawn}
+  let removal = []; // circles selected for a High-Low removal
+  let layout = {}; // Solitaire: circle -> pawn, laid out in the page before it is sent
+  let cup = []; // faces entered for the throw
+  let dealing = null; // cards: {active: target, assigned: {card: target}} while a deal is entered
+  let discarding = []; // cards selected for a discard
+  let sending = false;
+  let retryTimer = null;
+  let dropped = []; // moves not recorded because an earlier one was refused
+
+  const table = () => document.getElementById("table");
+  const queueKey = () => "scarney.queue." + table().dataset.game;
+  const csrf = () => document.querySelector('meta[name="csrf-token"]').content;
+
+  function loadQueue() {
+    try {
+      return JSON.parse(localStorage.getItem(queueKey()) || "[]");
+    } catch (error) {
+      return [];
+    }
+  }
+
+  function saveQueue(queue) {
+    localStorage.setItem(queueKey(), JSON.stringify(queue));
+  }
+
+  function newId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    // crypto.randomUUID needs a secure context; a table on a LAN address may not be one.
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
+  }
+
+  // --- the queue ------------------------------------------------------------------------------
+
+  function record(type, data) {
+    const version = Number(table().dataset.version);
+    const queue = loadQueue();
+    const body = JSON.stringify(data);
+    // A second tap on the same move of the same position is the same move: it keeps one id.
+    if (queue.some((m) => m.type === type && JSON.stringify(m.data) === body && m.seen === version)) {
+      return;
+    }
+    // Queued moves follow one another: each expects the version its predecessor makes.
+    const expected = version + queue.length;
+    queue.push({ id: newId(), type, data, seen: version, expected_version: expected, at: new Date().toISOString() });
+    saveQueue(queue);
+    clearInputs();
+    showQueue();
+    flush();
+  }
+
+  async function flush() {
+    if (sending) return;
+    sending = true;
+    try {
+      let queue = loadQueue();
+      while (queue.length) {
+        const outcome = await send(queue[0]);
+        if (outcome === "wait") {
+          retryLater();
+          break;
+        }
+        queue = loadQueue();
+        queue.shift();
+        if (outcome === "refused" && queue.length) {
+          // The rest were made on a position that never came about: show them, send none.
+          dropped = dropped.concat(queue);
+          queue = [];
+        }
+        saveQueue(queue);
+        showQueue();
+      }
+    } finally {
+      sending = false;
+      showQueue();
+    }
+  }
+
+  async function send(move) {
+    const form = new URLSearchParams();
+    form.set("id", move.id);
+    form.set("type", move.type);
+    form.set("payload", JSON.stringify(move.data));
+    form.set("expected_version", String(move.expected_version));
+    let response;
+    try {
+      response = await fetch(table().dataset.movesUrl, {
+        method: "POST",
+        headers: { "X-CSRFToken": csrf(), "HX-Request": "true" },
+        body: form,
+        credentials: "same-origin",
+      });
+    } catch (error) {
+      return "wait"; // no connection: keep the move and try again when it returns
+    }
+    if (response.status === 401 || response.status >= 500) {
+      setStatus(response.status === 401 ? "Log in again to send the queued moves." : "The server could not take the move; it will be sent again.");
+      return "wait";
+    }
+    if (!response.headers.get("X-Table-Version")) {
+      setStatus("The move was not recorded (HTTP " + response.status + ").");
+      return "refused";
+    }
+    swapTable(await response.text());
+    return response.ok ? "recorded" : "refused";
+  }
+
+  function retryLater() {
+    if (retryTimer) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      flush();
+    }, RETRY_MS);
+  }
+
+  function swapTable(html) {
+    resetSelection();
+    if (window.htmx && htmx.swap) {
+      htmx.swap(table(), html, { swapStyle: "outerHTML" });
+    } else {
+      table().outerHTML = html;
+    }
+  }
+
+  function showQueue() {
+    const box = document.querySelector('[data-role="queue"]');
+    if (!box) return;
+    const queue = loadQueue();
+    box.hidden = !queue.length && !dropped.length;
+    box.replaceChildren();
+    if (queue.length) {
+      const title = document.createElement("p");
+      title.textContent = navigator.onLine
+        ? queue.length + " move(s) being sent:"
+        : "Offline: " + queue.length + " move(s) queued, sent when the connection returns:";
+      box.append(title, listOf(queue));
+    }
+    if (dropped.length) {
+      const title = document.createElement("p");
+      title.textContent = "Not sent, because an earlier move was refused (enter them again if they still stand):";
+      const dismiss = document.createElement("button");
+      dismiss.type = "button";
+      dismiss.textContent = "Dismiss";
+      dismiss.addEventListener("click", () => {
+        dropped = [];
+        showQueue();
+      });
+      box.append(title, listOf(dropped), dismiss);
+    }
+  }
+
+  function listOf(moves) {
+    const list = document.createElement("ol");
+    for (const move of moves) {
+      const item = document.createElement("li");
+      item.dataset.queued = move.id;
+      item.textContent = move.type + " " + JSON.stringify(move.data);
+      list.append(item);
+    }
+    return list;
+  }
+
+  function setStatus(sentence) {
+    const status = table().querySelector('[data-role="status"]');
+    if (!status) return;
+    const line = document.createElement("p");
+    line.className = "refusal";
+    line.textContent = sentence;
+    status.prepend(line);
+  }
+
+  // --- the board ------------------------------------------------------------------------------
+
+  function boardMode() {
+    const board = table().querySelector('[data-role="board"]');
+    return board ? board.dataset.mode : "none";
+  }
+
+  function legalEvents() {
+    const node = document.getElementById("legal-events");
+    return node ? JSON.parse(node.textContent) || [] : [];
+  }
+
+  const circleNumber = (name) => Number(String(name).replace("C", ""));
+
+  function onCircle(button) {
+    const circle = button.dataset.circle;
+    const pawnNode = button.querySelector("[data-pawn]");
+    const pawn = pawnNode ? pawnNode.dataset.pawn : null;
+    const mode = boardMode();
+    if (mode === "layout" || mode === "place") return placeOn(circle, pawn);
+    if (mode === "takeoff" && pawn) return record("pawn.taken_off", { circle: circleNumber(circle) });
+    if (mode === "jump") return jumpWith(circle, pawn);
+    if (mode === "remove" && pawn) return toggleRemoval(circle);
+  }
+
+  function placeOn(circle, pawn) {
+    if (!selection || !selection.tray) return;
+    if (boardMode() === "place") {
+      if (pawn) return;
+      return record("pawn.placed", { circle: circleNumber(circle), pawn: selection.tray });
+    }
+    if (layout[circle]) returnToTray(circle);
+    layout[circle] = selection.tray;
+    drawLayout();
+  }
+
+  function returnToTray(circle) {
+    delete layout[circle];
+  }
+
+  function drawLayout() {
+    const placed = new Set(Object.values(layout));
+    for (const button of table().querySelectorAll("[data-circle]")) {
+      const pawn = layout[button.dataset.circle];
+      const old = button.querySelector("[data-pawn]");
+      if (old) old.remove();
+      if (pawn) button.append(pawnNode(pawn));
+      const empty = button.querySelector(".empty-note");
+      if (empty) empty.hidden = !!pawn;
+    }
+    for (const tray of table().querySelectorAll("[data-tray]")) {
+      tray.hidden = placed.has(tray.dataset.pawn);
+    }
+    selection = null;
+    markSelection();
+    const done = table().querySelector('[data-action="lay-out"]');
+    if (done) done.disabled = placed.size !== 16;
+  }
+
+  const COLOURS = { B: "black", R: "red", Y: "yellow", G: "green" };
+  const describe = (pawn) => COLOURS[pawn[0]] + " " + pawn[1] + "-spot";
+
+  function pawnNode(pawn) {
+    const node = document.createElement("span");
+    node.className = "pawn pawn-" + COLOURS[pawn[0]];
+    node.dataset.pawn = pawn;
+    const letter = document.createElement("span");
+    letter.className = "pawn-letter";
+    letter.textContent = pawn;
+    const said = document.createElement("span");
+    said.className = "sr";
+    said.textContent = " " + describe(pawn);
+    const dots = document.createElement("span");
+    dots.className = "dots";
+    dots.setAttribute("aria-hidden", "true");
+    dots.textContent = "●".repeat(Number(pawn[1]));
+    node.append(letter, said, dots);
+    return node;
+  }
+
+  function jumpWith(circle, pawn) {
+    const number = circleNumber(circle);
+    if (selection && selection.circle && !pawn) {
+      const from = circleNumber(selection.circle);
+      return record("pawn.jumped", { from: from, to: number });
+    }
+    selection = pawn ? { circle: circle, pawn: pawn } : null;
+    markSelection();
+  }
+
+  function markSelection() {
+    const targets = new Set();
+    if (selection && selection.circle && boardMode() === "jump") {
+      const from = circleNumber(selection.circle);
+      for (const move of legalEvents()) {
+        if (move.type === "pawn.jumped" && move.data.from === from) targets.add("C" + move.data.to);
+      }
+    }
+    if (selection && selection.tray) {
+      for (const button of table().querySelectorAll("[data-circle]")) {
+        const taken = button.querySelector("[data-pawn]");
+        if (!taken || boardMode() === "layout") targets.add(button.dataset.circle);
+      }
+    }
+    for (const button of table().querySelectorAll("[data-circle]")) {
+      const name = button.dataset.circle;
+      button.classList.toggle("selected", !!selection && selection.circle === name);
+      button.classList.toggle("target", targets.has(name));
+      button.classList.toggle("chosen", removal.includes(name));
+    }
+    for (const tray of table().querySelectorAll("[data-tray]")) {
+      const on = !!selection && selection.tray === tray.dataset.pawn;
+      tray.classList.toggle("selected", on);
+      tray.setAttribute("aria-pressed", on ? "true" : "false");
+    }
+  }
+
+  function toggleRemoval(circle) {
+    removal = removal.includes(circle) ? removal.filter((c) => c !== circle) : removal.concat([circle]).slice(-3);
+    markSelection();
+    const button = table().querySelector('[data-action="remove"]');
+    if (button) button.disabled = !removal.length;
+    const said = table().querySelector('[data-role="selection"]');
+    if (said) said.textContent = removal.length ? "Selected: " + removal.join(", ") : "Nothing selected.";
+  }
+
+  // --- dice -----------------------------------------------------------------------------------
+
+  function addFace(face) {
+    const box = table().querySelector('[data-role="cup"]');
+    const inCup = Number(box.dataset.inCup);
+    if (cup.length < inCup) cup.push(face);
+    drawCup();
+  }
+
+  function drawCup() {
+    const box = table().querySelector('[data-role="cup"]');
+    if (!box) return;
+    const inCup = Number(box.dataset.inCup);
+    box.querySelector('[data-role="cup-faces"]').textContent = cup.length ? cup.join(" ") : "none yet";
+    box.querySelector('[data-role="cup-count"]').textContent = "(" + cup.length + " of " + inCup + ")";
+    const full = cup.length === inCup;
+    table().querySelector('[data-action="throw"]').disabled = !full;
+    for (const button of table().querySelectorAll("[data-face]")) button.disabled = full;
+  }
+
+  function sendThrow() {
+    const data = { faces: cup.slice() };
+    const opposite = table().querySelector('[data-role="opposite"]');
+    if (opposite && opposite.checked) data.opposite = true;
+    record("dice.thrown", data);
+  }
+
+  // --- cards ----------------------------------------------------------------------------------
+
+  const dealBox = () => table().querySelector('[data-role="deal"]');
+  const discardBox = () => table().querySelector('[data-role="discard"]');
+
+  function dealtTo(target) {
+    return Object.keys(dealing.assigned).filter((card) => dealing.assigned[card] === target);
+  }
+
+  function onDealCard(card) {
+    dealing = dealing || { active: 0, assigned: {} };
+    const targets = JSON.parse(dealBox().dataset.targets);
+    const target = targets[dealing.active];
+    if (target.count && dealtTo(dealing.active).length >= target.count) return;
+    dealing.assigned[card] = dealing.active;
+    if (target.count && dealtTo(dealing.active).length === target.count) {
+      // A full hand: the next tap goes to the next hand still short of cards.
+      const next = targets.findIndex((t, i) => t.count && dealtTo(i).length < t.count);
+      if (next >= 0) dealing.active = next;
+    }
+    drawDeal();
+  }
+
+  function chooseTarget(index) {
+    dealing = dealing || { active: 0, assigned: {} };
+    dealing.active = index;
+    drawDeal();
+  }
+
+  function undeal(card) {
+    if (dealing) delete dealing.assigned[card];
+    drawDeal();
+  }
+
+  function drawDeal() {
+    const box = dealBox();
+    if (!box) return;
+    dealing = dealing || { active: 0, assigned: {} };
+    const targets = JSON.parse(box.dataset.targets);
+    for (const button of box.querySelectorAll('[data-role="pack"] [data-card]')) {
+      button.hidden = button.dataset.card in dealing.assigned;
+    }
+    for (const suit of box.querySelectorAll('[data-role="pack"] .suit')) {
+      suit.hidden = !suit.querySelector("[data-card]:not([hidden])");
+    }
+    let complete = Object.keys(dealing.assigned).length > 0;
+    targets.forEach((target, i) => {
+      const mine = dealtTo(i);
+      const tab = box.querySelector('[data-deal-target="' + i + '"]');
+      tab.setAttribute("aria-pressed", i === dealing.active ? "true" : "false");
+      tab.classList.toggle("complete", !!target.count && mine.length === target.count);
+      tab.querySelector('[data-role="deal-count"]').textContent = String(mine.length);
+      if (target.count && mine.length !== target.count) complete = false;
+      const list = box.querySelector('[data-dealt-to="' + i + '"] [data-role="dealt-cards"]');
+      list.replaceChildren(...(mine.length ? mine.map((card) => dealtCopy(box, card)) : [noneYet()]));
+    });
+    box.querySelector('[data-action="deal"]').disabled = !complete;
+  }
+
+  function dealtCopy(box, card) {
+    const copy = box.querySelector('[data-role="pack"] [data-card="' + card + '"]').cloneNode(true);
+    copy.hidden = false;
+    copy.setAttribute("data-undeal", "");
+    return copy;
+  }
+
+  function noneYet() {
+    const none = document.createElement("span");
+    none.className = "muted";
+    none.textContent = "none yet";
+    return none;
+  }
+
+  // The deal's shape names each target by its number: {"hands": [[0, 1], [2, 3]]}.
+  function fillShape(shape, lists) {
+    if (typeof shape === "number") return lists[shape];
+    if (Array.isArray(shape)) return shape.map((part) => fillShape(part, lists));
+    const filled = {};
+    for (const [key, part] of Object.entries(shape)) filled[key] = fillShape(part, lists);
+    return filled;
+  }
+
+  function sendDeal() {
+    const box = dealBox();
+    const targets = JSON.parse(box.dataset.targets);
+    const lists = targets.map((_, i) => dealtTo(i));
+    record("cards.dealt", fillShape(JSON.parse(box.dataset.shape), lists));
+  }
+
+  function onDiscardCard(card) {
+    const count = Number(discardBox().dataset.count) || Infinity;
+    if (discarding.includes(card)) discarding = discarding.filter((c) => c !== card);
+    else if (discarding.length < count) discarding = discarding.concat([card]);
+    drawDiscard();
+  }
+
+  function drawDiscard() {
+    const box = discardBox();
+    if (!box) return;
+    const count = Number(box.dataset.count) || 0;
+    for (const button of box.querySelectorAll("[data-card]")) {
+      const on = discarding.includes(button.dataset.card);
+      button.classList.toggle("chosen", on);
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+    }
+    box.querySelector('[data-action="discard"]').disabled = count ? discarding.length !== count : !discarding.length;
+    box.querySelector('[data-role="discard-said"]').textContent = discarding.length
+      ? "Selected: " + discarding.join(", ")
+      : "Nothing selected.";
+  }
+
+  function sendDiscard() {
+    const seat = Number(discardBox().dataset.seat);
+    const chosen = discarding.slice().sort().join(" ");
+    // The game lists its legal discards with the cards that must be shown: send that one.
+    const listed = legalEvents().find(
+      (m) => m.type === "cards.discarded" && m.data.seat === seat && m.data.cards.slice().sort().join(" ") === chosen
+    );
+    record("cards.discarded", listed ? listed.data : { seat: seat, cards: discarding.slice() });
+  }
+
+  function onCard(button) {
+    if (button.hasAttribute("data-undeal")) return undeal(button.dataset.card);
+    if (button.closest('[data-role="pack"]')) return onDealCard(button.dataset.card);
+    if (button.closest('[data-role="discard-pick"]')) return onDiscardCard(button.dataset.card);
+  }
+
+  // --- taps -----------------------------------------------------------------------------------
+
+  function resetSelection() {
+    selection = null;
+    removal = [];
+    layout = {};
+    cup = [];
+    dealing = null;
+    discarding = [];
+  }
+
+  function clearInputs() {
+    selection = null;
+    removal = [];
+    cup = [];
+    dealing = null;
+    discarding = [];
+    markSelection();
+    drawCup();
+    drawDeal();
+    drawDiscard();
+  }
+
+  const ACTIONS = {
+    undo: () => {
+      const reason = table().querySelector('[data-role="undo-reason"]');
+      const text = reason ? reason.value.trim() : "";
+      record("move.undone", text ? { reason: text } : {});
+    },
+    "lay-out": () => {
+      const position = {};
+      for (const [circle, pawn] of Object.entries(layout)) position[circle] = pawn;
+      record("board.laid_out", { position: position });
+    },
+    "clear-layout": () => {
+      layout = {};
+      drawLayout();
+    },
+    remove: () => record("pawns.removed", { circles: removal.map(circleNumber) }),
+    throw: sendThrow,
+    "clear-dice": () => {
+      cup = [];
+      drawCup();
+    },
+    deal: sendDeal,
+    "clear-deal": () => {
+      dealing = null;
+      drawDeal();
+    },
+    discard: sendDiscard,
+  };
+
+  document.addEventListener("click", (event) => {
+    if (!table() || table().dataset.canRecord !== "1") return;
+    const target = event.target.closest(
+      "[data-move], [data-action], [data-circle], [data-tray], [data-face], [data-card], [data-deal-target]"
+    );
+    if (!target || !table().contains(target)) return;
+    if (target.dataset.move) {
+      const move = JSON.parse(target.dataset.move);
+      return record(move.type, move.data);
+    }
+    if (target.dataset.action) return ACTIONS[target.dataset.action] && ACTIONS[target.dataset.action]();
+    if (target.dataset.circle) return onCircle(target);
+    if (target.hasAttribute("data-tray")) {
+      selection = selection && selection.tray === target.dataset.pawn ? null : { tray: target.dataset.pawn };
+      return markSelection();
+    }
+    if (target.dataset.face) return addFace(target.dataset.face);
+    if (target.dataset.dealTarget) return chooseTarget(Number(target.dataset.dealTarget));
+    if (target.dataset.card) return onCard(target);
+  });
+
+  // The poller refreshes the table only while nothing is half-entered or waiting to be sent.
+  window.scarneyIdle = function () {
+    const typing = document.activeElement && document.activeElement.matches("input, textarea");
+    const dealt = dealing && Object.keys(dealing.assigned).length;
+    const entering = selection || removal.length || cup.length || Object.keys(layout).length || dealt || discarding.length;
+    return !typing && !entering && !loadQueue().length && document.visibilityState === "visible";
+  };
+
+  window.addEventListener("online", flush);
+  window.addEventListener("offline", showQueue);
+  document.addEventListener("DOMContentLoaded", () => {
+    if (!table()) return;
+    showQueue();
+    flush(); // moves left queued by an earlier visit go now
+  });
+})();

@@ -1,0 +1,434 @@
+"""The tournament and player-register endpoints (API.md "Players", "Tournaments").
+
+Views parse and answer; the services decide and check who may write. Every answer is the
+tournament's state folded from its stream, as of now, of a round (``?round=``) or of a time
+(``?as_of=``).
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions as drf_permissions
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import answers, folding, register, tournament_services
+from games import serializers as bodies
+from games.canonical import BadValue
+from games.models import Event, Player, Stream, Tournament
+from games.tournaments import rounds, settlement
+from games.tournaments import state as ts
+
+# The query parameters, for the schema (the views read them below).
+Q_PARAM = OpenApiParameter(
+    "q", str, description="Names containing this, or this exact member number."
+)
+LIMIT_PARAM = OpenApiParameter(
+    "limit", {"type": "integer", "minimum": 1, "maximum": 200}, description="Rows (default 50)."
+)
+AS_OF_PARAM = OpenApiParameter(
+    "as_of",
+    {"type": "string", "format": "date-time"},
+    description="The tournament as it stood at this ISO time.",
+)
+ROUND_PARAM = OpenApiParameter(
+    "round", {"type": "integer", "minimum": 0}, description="Standings after this round."
+)
+
+# --- players ----------------------------------------------------------------------------------
+
+
+def player_json(player: Player) -> dict[str, Any]:
+    return {
+        "id": player.pk,
+        "name": player.name,
+        "member_number": player.member_number,
+        "merged_into": player.merged_into_id,
+    }
+
+
+class PlayerList(APIView):
+    """The player register: ``?q=`` searches names and member numbers; directors add players."""
+
+    permission_classes = [drf_permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="v1_players_list",
+        parameters=[Q_PARAM, LIMIT_PARAM],
+        responses={200: answers.PlayerList},
+    )
+    def get(self, request: Request) -> Response:
+        query = request.query_params.get("q", "").strip()
+        rows = Player.objects.filter(merged_into=None)
+        if query:
+            rows = rows.filter(Q(name__icontains=query) | Q(member_number__iexact=query))
+        limit = _int_param(request, "limit", 50, 1, 200)
+        return Response({"results": [player_json(p) for p in rows.order_by("name", "pk")[:limit]]})
+
+    @extend_schema(request=answers.PlayerCreate, responses={201: answers.PlayerAnswer})
+    def post(self, request: Request) -> Response:
+        body = _body(request)
+        player = register.player_register(
+            name=body.get("name"), member_number=body.get("member_number"), user=request.user
+        )
+        return Response(player_json(player), status=status.HTTP_201_CREATED)
+
+
+class PlayerDetail(APIView):
+    permission_classes = [drf_permissions.AllowAny]
+
+    @extend_schema(responses={200: answers.PlayerAnswer})
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(player_json(Player.objects.get(pk=pk)))
+
+
+class PlayerMerge(APIView):
+    """``POST {"into": id, "reason": "..."}``: this record is the same person as ``into``."""
+
+    @extend_schema(request=answers.PlayerMerge, responses={200: answers.PlayerAnswer})
+    def post(self, request: Request, pk: int) -> Response:
+        body = _body(request)
+        player = register.player_merge(
+            player=pk, into=body.get("into"), reason=body.get("reason"), user=request.user
+        )
+        return Response(player_json(player))
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+
+class TournamentView(APIView):
+    """Published tournaments are read by anyone; the rest by logged-in users."""
+
+    permission_classes = [drf_permissions.AllowAny]
+
+    def folded(self, request: Request, pk: uuid.UUID) -> folding.Folded:
+        tournament = Tournament.objects.select_related("stream").get(pk=pk)
+        if not tournament.published and not request.user.is_authenticated:
+            raise Tournament.DoesNotExist
+        return folding.load(tournament.stream, at_version=_as_of_version(request, pk))
+
+
+def _as_of_version(request: Request, pk: uuid.UUID) -> int | None:
+    """The stream's version at ``?as_of=`` (ISO time), or None for now."""
+    text = request.query_params.get("as_of")
+    if text is None:
+        return None
+    when = parse_datetime(text)
+    if when is None:
+        raise BadValue("query.bad_value", f"as_of must be an ISO date and time, not {text!r}.")
+    events = Event.objects.filter(stream_id=pk, recorded_at__lte=_aware(when))
+    version = events.order_by("-version").values_list("version", flat=True).first()
+    if version is None:
+        raise BadValue("query.bad_value", f"The tournament did not exist yet at {text}.")
+    return int(version)
+
+
+def _aware(when: datetime) -> datetime:
+    return when if timezone.is_aware(when) else timezone.make_aware(when)
+
+
+class TournamentList(TournamentView):
+    @extend_schema(
+        operation_id="v1_tournaments_list",
+        parameters=[LIMIT_PARAM],
+        responses={200: answers.TournamentList},
+    )
+    def get(self, request: Request) -> Response:
+        rows = Tournament.objects.select_related("stream")
+        if not request.user.is_authenticated:
+            rows = rows.filter(published=True)
+        limit = _int_param(request, "limit", 50, 1, 200)
+        return Response({"results": [_summary_json(t) for t in rows[:limit]]})
+
+    @extend_schema(request=answers.TournamentCreate, responses={201: answers.TournamentAnswer})
+    def post(self, request: Request) -> Response:
+        tournament = tournament_services.tournament_create(spec=_body(request), user=request.user)
+        folded = folding.load(tournament.stream)
+        return Response(tournament_json(folded, tournament.pk), status=status.HTTP_201_CREATED)
+
+
+def _summary_json(tournament: Tournament) -> dict[str, Any]:
+    return {
+        "id": str(tournament.pk),
+        "name": tournament.name,
+        "format": tournament.format,
+        "system": tournament.system,
+        "status": tournament.status,
+        "round": tournament.current_round,
+        "created_at": tournament.created_at.isoformat(),
+    }
+
+
+def tournament_json(folded: folding.Folded, pk: uuid.UUID) -> dict[str, Any]:
+    state: ts.TournamentState = folded.state
+    settings = state.settings
+    current = state.current
+    return {
+        "id": str(pk),
+        "name": settings.name,
+        "format": settings.format,
+        "system": settings.system,
+        "status": state.status,
+        "version": folded.version,
+        "round": current.number if current else 0,
+        "rounds": rounds.planned_rounds(state),
+        "table_size": settings.table_size,
+        "entry": settings.entry,
+        "tiebreaks": list(settings.tiebreaks),
+        "double": settings.double,
+        "entries": [
+            {
+                "player": e.player,
+                "name": e.name,
+                "status": "withdrawn" if e.withdrawn_after is not None else "active",
+                "joined": e.joined,
+            }
+            for e in state.entries
+        ],
+    }
+
+
+class TournamentDetail(TournamentView):
+    @extend_schema(parameters=[AS_OF_PARAM], responses={200: answers.TournamentAnswer})
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        return Response(tournament_json(self.folded(request, pk), pk))
+
+
+class TournamentEntries(TournamentView):
+    """``POST {"player": 12}`` (or ``{"name"}``, ``{"member_number"}``): enter a player."""
+
+    @extend_schema(request=answers.EntryCreate, responses={201: answers.TournamentAnswer})
+    def post(self, request: Request, pk: uuid.UUID) -> Response:
+        tournament_services.entry_add(tournament_id=pk, spec=_body(request), user=request.user)
+        return Response(
+            tournament_json(self.folded(request, pk), pk), status=status.HTTP_201_CREATED
+        )
+
+
+class TournamentRounds(TournamentView):
+    """``POST {}`` pairs the next round; ``{"tables": [[12, 7], [3, 9]]}`` pairs it by hand;
+    ``{"repair": true, "reason": "..."}`` pairs the current round again."""
+
+    @extend_schema(request=answers.RoundCreate, responses={201: answers.RoundAnswer})
+    def post(self, request: Request, pk: uuid.UUID) -> Response:
+        body = _body(request)
+        seed = body.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise BadValue("request.bad_seed", "seed is a whole number.")
+        if body.get("repair"):
+            number = tournament_services.round_repair(
+                tournament_id=pk,
+                reason=body.get("reason") or "",
+                tables=body.get("tables"),
+                user=request.user,
+            )
+        else:
+            number = tournament_services.round_pair(
+                tournament_id=pk, tables=body.get("tables"), seed=seed, user=request.user
+            )
+        folded = self.folded(request, pk)
+        return Response(round_json(folded.state, number), status=status.HTTP_201_CREATED)
+
+
+class TournamentRound(TournamentView):
+    @extend_schema(parameters=[AS_OF_PARAM], responses={200: answers.RoundAnswer})
+    def get(self, request: Request, pk: uuid.UUID, number: int) -> Response:
+        return Response(round_json(self.folded(request, pk).state, number))
+
+
+def round_json(state: ts.TournamentState, number: int) -> dict[str, Any]:
+    played = state.round(number)
+    names = {e.player: e.name for e in state.entries}
+    statuses = dict(
+        Stream.objects.filter(pk__in=[t.match for t in played.tables if t.match]).values_list(
+            "pk", "status"
+        )
+    )
+    return {
+        "number": played.number,
+        "status": "finished" if played.closed or not played.missing else "playing",
+        "closed": played.closed,
+        "tables": [_table_json(t, names, statuses) for t in played.tables],
+        "byes": [{"player": p, "name": names.get(p, ""), "points": pts} for p, pts in played.byes],
+        "missing": list(played.missing),
+        "seed": played.seed,
+        "layouts": list(played.layouts),
+    }
+
+
+def _table_json(table: ts.Table, names: dict[int, str], statuses: dict[Any, str]) -> dict[str, Any]:
+    result = table.result
+    return {
+        "table": table.number,
+        "seats": [
+            {"seat": i, "player": p, "name": names.get(p, "")} for i, p in enumerate(table.players)
+        ],
+        "match": table.match,
+        "keepers": list(table.keepers),
+        "status": statuses.get(uuid.UUID(table.match), "in_progress") if table.match else None,
+        "result": None
+        if result is None
+        else {
+            "how": result.how,
+            "points": list(result.points),
+            "scores": list(result.scores),
+            "net": list(result.net),
+            "ranks": list(result.ranks),
+            "rating": result.rating,
+            "reason": result.reason,
+        },
+    }
+
+
+class TournamentKeepers(TournamentView):
+    """``POST {"round": 1, "table": 2, "user": "bob"}``: bob keeps score at that table."""
+
+    @extend_schema(request=answers.KeeperAssign, responses={201: answers.RoundAnswer})
+    def post(self, request: Request, pk: uuid.UUID) -> Response:
+        body = _body(request)
+        tournament_services.keeper_assign(
+            tournament_id=pk,
+            round=body.get("round"),
+            table=body.get("table"),
+            username=body.get("user"),
+            user=request.user,
+        )
+        folded = self.folded(request, pk)
+        return Response(round_json(folded.state, body["round"]), status=status.HTTP_201_CREATED)
+
+
+class TournamentStandings(TournamentView):
+    """``?round=N`` (default: the latest), ``?as_of=`` a time."""
+
+    @extend_schema(
+        parameters=[ROUND_PARAM, AS_OF_PARAM], responses={200: answers.StandingsAnswer}
+    )
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        state: ts.TournamentState = self.folded(request, pk).state
+        upto = _int_param(request, "round", len(state.rounds), 0, len(state.rounds))
+        return Response(standings_json(state, upto))
+
+
+def standings_json(state: ts.TournamentState, upto: int) -> dict[str, Any]:
+    table = rounds.standings_at(state, upto)
+    return {
+        "round": table.round,
+        "rows": [
+            {
+                "rank": row.rank,
+                "player": row.player,
+                "name": row.name,
+                "points": row.points,
+                "played": row.played,
+                "tiebreaks": row.tiebreaks,
+                "net": row.net,
+            }
+            for row in table.rows
+        ],
+        "explain": table.explain,
+    }
+
+
+class TournamentSettlement(TournamentView):
+    """Who owes whom tonight: each player's net over his matches, paid with fewest transfers."""
+
+    @extend_schema(parameters=[AS_OF_PARAM], responses={200: answers.SettlementAnswer})
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        state: ts.TournamentState = self.folded(request, pk).state
+        return Response(settlement_json(state))
+
+
+def settlement_json(state: ts.TournamentState) -> dict[str, Any]:
+    results, _ = rounds.inputs(state, len(state.rounds))
+    nets = settlement.evening_nets(results)
+    names = {e.player: e.name for e in state.entries}
+    # Chips left in a pot (a split remainder) stay there; the rest is paid between players.
+    left = settlement.left_in_pot(nets)
+    payments = settlement.fewest_transfers(nets)
+    return {
+        "nets": [
+            {"player": p, "name": names.get(p, ""), "net": n} for p, n in sorted(nets.items())
+        ],
+        "payments": [
+            {
+                "from": payer,
+                "from_name": names.get(payer, ""),
+                "to": payee,
+                "to_name": names.get(payee, ""),
+                "points": amount,
+            }
+            for payer, payee, amount in payments
+        ],
+        "left_in_pot": left,
+    }
+
+
+class TournamentEvents(TournamentView):
+    """``GET`` the stream; ``POST {"id", "type", "data", "expected_version"}`` a correction."""
+
+    @extend_schema(parameters=[AS_OF_PARAM], responses={200: answers.TournamentEvents})
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        self.folded(request, pk)  # the read permission
+        rows = Event.objects.filter(stream_id=pk).order_by("version")
+        return Response(
+            {
+                "results": [
+                    {
+                        "id": str(e.id),
+                        "version": e.version,
+                        "type": e.type,
+                        "data": e.data,
+                        "recorded_at": e.recorded_at.isoformat(),
+                        "recorded_by": e.meta.get("recorded_by"),
+                    }
+                    for e in rows
+                ]
+            }
+        )
+
+    @extend_schema(
+        request=bodies.EventCreate,
+        responses={201: answers.TournamentAnswer, 200: answers.TournamentAnswer},
+    )
+    def post(self, request: Request, pk: uuid.UUID) -> Response:
+        body = bodies.EventCreate(data=request.data)
+        body.is_valid(raise_exception=True)
+        values = body.validated_data
+        folded, created = tournament_services.correction_record(
+            tournament_id=pk,
+            event_id=values["id"],
+            type=values["type"],
+            data=values["data"],
+            expected_version=values.get("expected_version"),
+            user=request.user,
+        )
+        answer = tournament_json(folded, pk)
+        return Response(answer, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _body(request: Request) -> dict[str, Any]:
+    if not isinstance(request.data, dict):
+        raise BadValue("request.not_an_object", "The request body must be a JSON object.")
+    return dict(request.data)
+
+
+def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise BadValue("query.bad_value", f"{name} must be a whole number from {low} to {high}.")
+    return int(text)

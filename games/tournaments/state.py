@@ -1,0 +1,475 @@
+"""A tournament stream folded: its entries, its rounds with their tables and results.
+
+Every step of a director's evening is an event on the tournament's stream (API.md
+"Tournaments"). This module folds them, refusing an event that does not fit the tournament as it
+stands with a coded :class:`IllegalEvent`, like a game's rules do. It decides nothing by itself:
+the pairing of a round arrives whole in ``round.paired`` (computed by ``rounds.pair_next`` and
+recorded by the service), so a replay gives the same rounds whatever a pairing library would now
+choose.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.rules.base import Move
+from games.rules.errors import BadSetup, IllegalEvent, StateConflict
+from games.rules.events import TOURNAMENT_CREATED
+from games.tournaments import standings
+
+CREATED = TOURNAMENT_CREATED
+ENTERED = "player.entered"
+WITHDREW = "player.withdrew"
+BYE_REQUESTED = "bye.requested"
+PAIRED = "round.paired"
+REPAIRED = "round.repaired"
+LAID_OUT = "round.laid_out"
+KEEPER_ASSIGNED = "keeper.assigned"
+RESULT_RECORDED = "result.recorded"
+RESULT_ADJUSTED = "result.adjusted"
+FORFEIT = "result.forfeited"
+VOIDED = "game.voided"
+ROUND_CLOSED = "round.closed"
+
+SYSTEMS = ("swiss", "round_robin", "tables")
+# Written by the service from its own computation or from a match's settlement.
+SERVICE_ONLY = frozenset({CREATED, ENTERED, PAIRED, REPAIRED, KEEPER_ASSIGNED, RESULT_RECORDED})
+# A director's corrections, each with a reason (POST /tournaments/{id}/events/).
+CORRECTIONS = frozenset({WITHDREW, BYE_REQUESTED, RESULT_ADJUSTED, FORFEIT, VOIDED, ROUND_CLOSED})
+EVENT_TYPES = SERVICE_ONLY | CORRECTIONS | {LAID_OUT}
+
+ENTERING, RUNNING, FINISHED = "entering", "running", "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A player entered: he is paired from round ``joined`` until he withdraws."""
+
+    player: int
+    name: str
+    joined: int
+    withdrawn_after: int | None = None  # the last round he was paired in, once he withdrew
+
+    def active_in(self, round_number: int) -> bool:
+        left = self.withdrawn_after is not None and round_number > self.withdrawn_after
+        return round_number >= self.joined and not left
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What a table's players took from it: points, match totals, settlement nets.
+
+    ``how`` is ``played`` (from the match), ``adjusted`` (points set by the director), ``forfeit``
+    or ``voided``. ``ranks`` are the match's ranks (1 wins), empty for a director's result.
+    """
+
+    how: str
+    points: tuple[float, ...]
+    scores: tuple[int, ...]
+    net: tuple[int, ...]
+    ranks: tuple[int, ...] = ()
+    rating: str | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    number: int
+    players: tuple[int, ...]  # seat order: seat 0 starts
+    match: str | None
+    keepers: tuple[str, ...] = ()
+    result: Result | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    number: int
+    tables: tuple[Table, ...]
+    byes: tuple[tuple[int, float], ...]  # (player, points)
+    seed: int | None = None
+    layouts: tuple[Any, ...] = ()  # duplicate Solitaire: one position per game of the match
+    closed: bool = False
+
+    def table(self, number: Any) -> Table:
+        for table in self.tables:
+            if table.number == number:
+                return table
+        raise IllegalEvent(
+            "round.no_such_table", f"Round {self.number} has no table {number!r}.", field="table"
+        )
+
+    @property
+    def missing(self) -> tuple[int, ...]:
+        """The tables still without a result."""
+        return tuple(t.number for t in self.tables if t.result is None)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    name: str
+    format: str
+    system: str
+    rounds: int | None
+    table_size: int
+    entry: str
+    tiebreaks: tuple[str, ...]
+    double: bool = False
+    seeding: str = "entry"  # or "random": the first round at random, its seed recorded
+
+    @property
+    def duplicate(self) -> bool:
+        """Duplicate Solitaire: every player of a round plays the same layouts alone."""
+        return self.format == "scarney-solitaire"
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentState:
+    settings: Settings
+    entries: tuple[Entry, ...] = ()
+    rounds: tuple[Round, ...] = ()
+    requested_byes: tuple[tuple[int, int, float], ...] = ()  # (round, player, points)
+
+    def entry(self, player: Any) -> Entry:
+        for entry in self.entries:
+            if entry.player == player:
+                return entry
+        raise IllegalEvent(
+            "tournament.not_entered", f"Player {player!r} is not entered.", field="player"
+        )
+
+    def round(self, number: Any) -> Round:
+        if isinstance(number, int) and 1 <= number <= len(self.rounds):
+            return self.rounds[number - 1]
+        raise IllegalEvent(
+            "round.no_such_round", f"There is no round {number!r} yet.", field="round"
+        )
+
+    @property
+    def current(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def planned(self) -> int | None:
+        """The rounds to play: as set, or a whole round robin (an odd field sits out in turn)."""
+        if self.settings.system != "round_robin":
+            return self.settings.rounds
+        count = len(self.entries) + len(self.entries) % 2
+        return (count - 1) * (2 if self.settings.double else 1)
+
+    @property
+    def status(self) -> str:
+        if not self.rounds:
+            return ENTERING
+        last = self.rounds[-1]
+        planned = self.planned
+        if planned is not None and last.number >= planned and last.closed:
+            return FINISHED
+        return RUNNING
+
+    def active(self, round_number: int) -> tuple[Entry, ...]:
+        return tuple(e for e in self.entries if e.active_in(round_number))
+
+
+# --- start ------------------------------------------------------------------------------------
+
+
+def start(header: Mapping[str, Any]) -> TournamentState:
+    """The tournament before its first entry, from ``tournament.created`` (checked already)."""
+    return TournamentState(settings=settings_from(header))
+
+
+def settings_from(header: Mapping[str, Any]) -> Settings:
+    system = header.get("system")
+    if system not in SYSTEMS:
+        raise BadSetup(
+            "tournament.bad_system",
+            f"system must be one of {', '.join(SYSTEMS)}, not {system!r}.",
+            field="system",
+        )
+    return Settings(
+        name=header["name"],
+        format=header["format"],
+        system=system,
+        rounds=header.get("rounds"),
+        table_size=header.get("table_size", 2),
+        entry=header.get("entry", "sheet"),
+        tiebreaks=tuple(header.get("tiebreaks", ())),
+        double=bool(header.get("double", False)),
+        seeding=header.get("seeding", "entry"),
+    )
+
+
+# --- events -----------------------------------------------------------------------------------
+
+
+def apply(state: TournamentState, move: Move) -> TournamentState:
+    """The tournament after ``move``, or IllegalEvent saying why it does not fit."""
+    handler = _HANDLERS.get(move.type)
+    if handler is None:
+        raise IllegalEvent(
+            "event.unknown_type",
+            f"A tournament records none of {move.type!r}; "
+            f"it records {', '.join(sorted(_HANDLERS))}.",
+        )
+    if move.type in _NEEDS_REASON:
+        _check_reason(move)
+    return handler(state, move.data)
+
+
+# A director's correction says why; closing a round needs no reason (it changes no result).
+_NEEDS_REASON = (CORRECTIONS | {REPAIRED}) - {ROUND_CLOSED}
+
+
+def _check_reason(move: Move) -> None:
+    reason = move.data.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        raise IllegalEvent(
+            "tournament.reason_required",
+            f'A director\'s {move.type} says why: send {{"reason": "..."}}.',
+            field="reason",
+        )
+
+
+def _entered(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    player = data["player"]
+    if any(e.player == player for e in state.entries):
+        raise IllegalEvent(
+            "tournament.already_entered", f"{data['name']} is already entered.", field="player"
+        )
+    if state.settings.system == "round_robin" and state.rounds:
+        raise IllegalEvent(
+            "tournament.entries_closed",
+            "A round robin's schedule is fixed by its first round: no late entries.",
+        )
+    joined = len(state.rounds) + 1
+    entry = Entry(player, data["name"], joined)
+    return dataclasses.replace(state, entries=(*state.entries, entry))
+
+
+def _withdrew(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    entry = state.entry(data.get("player"))
+    if entry.withdrawn_after is not None:
+        raise IllegalEvent(
+            "tournament.already_withdrawn", f"{entry.name} has already withdrawn.", field="player"
+        )
+    # He keeps the rounds already paired (a table in play finishes or is forfeited).
+    gone = dataclasses.replace(entry, withdrawn_after=len(state.rounds))
+    return _replace_entry(state, gone)
+
+
+def _bye_requested(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    entry = state.entry(data.get("player"))
+    number = data.get("round", len(state.rounds) + 1)
+    if number != len(state.rounds) + 1:
+        raise IllegalEvent(
+            "bye.round_paired",
+            f"A bye is requested for the next round to pair ({len(state.rounds) + 1}).",
+            field="round",
+        )
+    points = data.get("points", 0)
+    if points not in (0, 0.5, 1):
+        raise IllegalEvent("bye.bad_points", "A requested bye scores 0, 0.5 or 1.", field="points")
+    request = (number, entry.player, float(points))
+    kept = tuple(r for r in state.requested_byes if r[:2] != request[:2])
+    return dataclasses.replace(state, requested_byes=(*kept, request))
+
+
+def _paired(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    number = data["round"]
+    if number != len(state.rounds) + 1:
+        raise IllegalEvent("round.out_of_order", f"The next round is {len(state.rounds) + 1}.")
+    if state.rounds and not state.rounds[-1].closed:
+        raise results_missing(state.rounds[-1])
+    return dataclasses.replace(state, rounds=(*state.rounds, _round_from(data)))
+
+
+def _repaired(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    current = state.current
+    if current is None or data["round"] != current.number:
+        raise IllegalEvent("round.out_of_order", "Only the current round may be re-paired.")
+    if any(t.result is not None for t in current.tables):
+        raise IllegalEvent(
+            "round.has_results",
+            f"Round {current.number} already has results: it can no longer be re-paired.",
+        )
+    return _replace_round(state, _round_from(data))
+
+
+def _round_from(data: Mapping[str, Any]) -> Round:
+    tables = tuple(
+        Table(t["table"], tuple(t["players"]), t.get("match"), tuple(t.get("keepers", ())))
+        for t in data["tables"]
+    )
+    byes = tuple((b["player"], float(b["points"])) for b in data.get("byes", ()))
+    layouts = tuple(data.get("layouts", ()))
+    return Round(data["round"], tables, byes, data.get("seed"), layouts)
+
+
+def _laid_out(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    if not state.settings.duplicate:
+        raise IllegalEvent(
+            "round.not_duplicate", "Only a duplicate Solitaire round has a layout to record."
+        )
+    played = state.round(data.get("round"))
+    if played.layouts:
+        raise IllegalEvent(
+            "round.already_laid_out", f"Round {played.number}'s layouts are already recorded."
+        )
+    layouts = data.get("layouts")
+    if not isinstance(layouts, list) or not layouts:
+        raise IllegalEvent(
+            "round.bad_layouts", "'layouts' lists the position of each game of the round."
+        )
+    return _replace_round(state, dataclasses.replace(played, layouts=tuple(layouts)))
+
+
+def _keeper_assigned(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    played = state.round(data.get("round"))
+    table = played.table(data.get("table"))
+    keepers = tuple(sorted({*table.keepers, data["user"]}))
+    return _replace_table(state, played, dataclasses.replace(table, keepers=keepers))
+
+
+def _result_recorded(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    played = state.round(data["round"])
+    table = played.table(data["table"])
+    if table.match != data.get("match"):
+        return state  # a match set aside when its round was paired again
+    if table.result is not None and table.result.how != "played":
+        return state  # a director's result stands over the match's
+    ranks = tuple(data["ranks"])
+    points = tuple(data.get("points") or _rank_points(ranks))
+    result = Result(
+        "played",
+        points,
+        tuple(data["scores"]),
+        tuple(data["net"]),
+        ranks,
+        data.get("rating"),
+    )
+    return _replace_table(state, played, dataclasses.replace(table, result=result))
+
+
+def _result_adjusted(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    played, table = _corrected_table(state, data)
+    points = data.get("points")
+    if (
+        not isinstance(points, list)
+        or len(points) != len(table.players)
+        or not all(_is_points(p) for p in points)
+    ):
+        raise IllegalEvent(
+            "result.bad_points",
+            f"'points' lists one number of match points (0 to 1) per seat of table "
+            f"{table.number}: {len(table.players)} in seat order.",
+            field="points",
+        )
+    old = table.result
+    result = Result(
+        "adjusted",
+        tuple(float(p) for p in points),
+        old.scores if old else tuple(0 for _ in table.players),
+        old.net if old else tuple(0 for _ in table.players),
+        reason=data["reason"],
+    )
+    return _replace_table(state, played, dataclasses.replace(table, result=result))
+
+
+def _forfeited(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    played, table = _corrected_table(state, data)
+    loser = data.get("player")
+    if loser not in table.players:
+        raise IllegalEvent(
+            "result.not_at_table",
+            f"Player {loser!r} does not sit at table {table.number} of round {played.number}.",
+            field="player",
+        )
+    # The player who forfeits scores nothing; everyone else at the table a win.
+    points = tuple(0.0 if p == loser else 1.0 for p in table.players)
+    zeros = tuple(0 for _ in table.players)
+    result = Result("forfeit", points, zeros, zeros, reason=data["reason"])
+    return _replace_table(state, played, dataclasses.replace(table, result=result))
+
+
+def _voided(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    played, table = _corrected_table(state, data)
+    zeros = tuple(0 for _ in table.players)
+    points = tuple(0.0 for _ in table.players)
+    result = Result("voided", points, zeros, zeros, reason=data["reason"])
+    return _replace_table(state, played, dataclasses.replace(table, result=result))
+
+
+def _round_closed(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    played = state.round(data.get("round"))
+    if played.closed:
+        raise IllegalEvent("round.closed", f"Round {played.number} is already closed.")
+    if played.missing:
+        raise results_missing(played)
+    return _replace_round(state, dataclasses.replace(played, closed=True))
+
+
+def _corrected_table(state: TournamentState, data: Mapping[str, Any]) -> tuple[Round, Table]:
+    played = state.round(data.get("round"))
+    if played.closed:
+        raise IllegalEvent(
+            "round.closed",
+            f"Round {played.number} is closed; its results no longer change.",
+            field="round",
+        )
+    return played, played.table(data.get("table"))
+
+
+def results_missing(played: Round) -> StateConflict:
+    tables = ", ".join(str(n) for n in played.missing)
+    return StateConflict(
+        "round.results_missing",
+        f"Round {played.number} is still playing: no result yet from table(s) {tables}.",
+        missing=list(played.missing),
+    )
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _rank_points(ranks: tuple[int, ...]) -> tuple[float, ...]:
+    """Match points by rank (standings.table_points); a one-player table's come later, from
+    the whole field of its duplicate round."""
+    return (0.0,) if len(ranks) == 1 else standings.table_points(ranks)
+
+
+def _is_points(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1
+
+
+def _replace_entry(state: TournamentState, entry: Entry) -> TournamentState:
+    entries = tuple(entry if e.player == entry.player else e for e in state.entries)
+    return dataclasses.replace(state, entries=entries)
+
+
+def _replace_round(state: TournamentState, played: Round) -> TournamentState:
+    rounds = tuple(played if r.number == played.number else r for r in state.rounds)
+    return dataclasses.replace(state, rounds=rounds)
+
+
+def _replace_table(state: TournamentState, played: Round, table: Table) -> TournamentState:
+    tables = tuple(table if t.number == table.number else t for t in played.tables)
+    return _replace_round(state, dataclasses.replace(played, tables=tables))
+
+
+_HANDLERS = {
+    ENTERED: _entered,
+    WITHDREW: _withdrew,
+    BYE_REQUESTED: _bye_requested,
+    PAIRED: _paired,
+    REPAIRED: _repaired,
+    LAID_OUT: _laid_out,
+    KEEPER_ASSIGNED: _keeper_assigned,
+    RESULT_RECORDED: _result_recorded,
+    RESULT_ADJUSTED: _result_adjusted,
+    FORFEIT: _forfeited,
+    VOIDED: _voided,
+    ROUND_CLOSED: _round_closed,
+}

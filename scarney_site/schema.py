@@ -1,0 +1,118 @@
+"""The OpenAPI schema's shared parts: the error shape every 4xx answers, the enums of game kinds,
+match formats and event types, and a hook that documents each operation's 4xx answers.
+
+Views declare their 200/201 answers; the errors are the same house shape everywhere
+(``scarney_site/exceptions.py``), so :func:`add_error_responses` adds them to every operation by
+what it can meet (a path id: 404; a write: 401/403/409/422; query parameters: 400), each with
+the codes it may carry (docs/ERRORS.md lists them all).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter
+
+from games.events import EVENT_TYPES
+from games.rules import registry
+
+ERROR = {
+    "type": "object",
+    "description": "Every error: a stable dotted code, a sentence for a person, and data "
+    "fields of the code (docs/ERRORS.md).",
+    "properties": {
+        "code": {"type": "string", "example": "query.unknown_parameter"},
+        "detail": {"type": "string", "example": "Unknown query parameter staus."},
+    },
+    "required": ["code", "detail"],
+    "additionalProperties": True,
+}
+
+# Status -> (when, the codes it carries).
+ERRORS: dict[str, tuple[str, str]] = {
+    "400": (
+        "The request is malformed",
+        "`request.malformed`, `request.invalid`, `request.too_large`, `request.bad_number`, "
+        "`request.bad_text`, `request.bad_cursor`, `query.unknown_parameter`, `query.bad_value`",
+    ),
+    "401": (
+        "No login (or a bad token)",
+        "`request.not_authenticated`, `permission.login_required`",
+    ),
+    "403": (
+        "Not allowed",
+        "`request.permission_denied`, `permission.not_a_recorder`, `permission.director_only`, "
+        "`permission.not_the_creator`",
+    ),
+    "404": ("No such thing, or not one you may see", "`not_found`"),
+    "409": (
+        "The stream moved on, or the event id was used",
+        "`version.conflict` (with `current_version`), `event.id_reused`",
+    ),
+    "422": ("The rules forbid it", "the rules' codes of docs/ERRORS.md"),
+    "429": ("Over the rate; `Retry-After` gives the seconds to wait", "`request.throttled`"),
+}
+WRITES = ("post", "put", "patch", "delete")
+
+
+def error_response(status: str) -> dict[str, Any]:
+    when, codes = ERRORS[status]
+    return {
+        "description": f"{when}: {codes}.",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
+
+
+def statuses_of(path: str, method: str, operation: dict[str, Any]) -> list[str]:
+    """The 4xx answers an operation can give."""
+    found = ["400", "429"]  # every endpoint reads its query; every request is throttled
+    if method in WRITES or path.startswith(("/api/v1/events", "/api/v1/games/{", "/api/v1/m")):
+        found += ["401", "403"]
+    if "{" in path:
+        found.append("404")
+    if method in WRITES:
+        found += ["401", "403", "409", "422"]
+    return sorted(set(found))
+
+
+def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: the Error component, the enums, every 4xx."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["Error"] = ERROR
+    # Named by ENUM_NAME_OVERRIDES where a field uses them; listed even where none does.
+    schemas.setdefault("GameKind", {"type": "string", "enum": registry.kinds()})
+    schemas.setdefault("MatchFormat", {"type": "string", "enum": registry.formats()})
+    schemas.setdefault("EventType", {"type": "string", "enum": sorted(EVENT_TYPES)})
+    for path, methods in result.get("paths", {}).items():
+        for method, operation in methods.items():
+            responses = operation.setdefault("responses", {})
+            for status in statuses_of(path, method, operation):
+                responses.setdefault(status, error_response(status))
+    return result
+
+
+def filter_parameters(filterset_class: Any) -> list[OpenApiParameter]:
+    """The query parameters of a FilterSet, typed, with their choices as enums."""
+    parameters = []
+    for name, declared in filterset_class.base_filters.items():
+        choices = declared.extra.get("choices")
+        if callable(choices):
+            choices = choices()
+        schema = dict(FILTER_TYPES.get(type(declared).__name__, {"type": "string"}))
+        if schema["type"] == "string":
+            schema["minLength"] = 1  # an empty value is refused (query.bad_value)
+        if choices:
+            schema["enum"] = [value for value, _label in choices]
+        for bound, key in (("minimum", "min_value"), ("maximum", "max_value")):
+            if key in declared.extra:
+                schema[bound] = declared.extra[key]
+        description = str(declared.extra.get("help_text", ""))
+        parameters.append(OpenApiParameter(name, schema, description=description))
+    return parameters
+
+
+FILTER_TYPES: dict[str, dict[str, Any]] = {
+    "IntegerFilter": {"type": "integer"},
+    "UUIDFilter": {"type": "string", "format": "uuid"},
+    "DateFilter": {"type": "string", "format": "date"},
+}

@@ -1,0 +1,152 @@
+"""The room's scoreboard: its change tag in one query, and its figures when the tag has moved.
+
+A screen polls the board every second with the tag it has (``If-None-Match``). The tag is made of
+the versions of the tournament's stream and of every stream of its current round (the matches and
+their games): any recorded event raises one of them, so their sum moves on every change, and the
+answer is 304 without folding anything. Only when something changed is the tournament folded and
+the board drawn again, from the read models (MatchStanding, GameSummary) and the tournament API's
+builders.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.db.models import IntegerField, OuterRef, Subquery, Sum
+from django.db.models.functions import Coalesce
+
+from games import folding
+from games.models import Stream, Tournament
+from games.tournament_api import round_json, standings_json, tournament_json
+from scoring.models import GameSummary, MatchStanding
+from scoring.pages import presenting
+
+SHOWN_STANDINGS = 12
+
+
+def change_tag(pk: uuid.UUID, user: Any) -> str | None:
+    """The board's ETag, or None when there is no such tournament for ``user`` (one query)."""
+    current = OuterRef("current_round")
+    matches = (
+        Stream.objects.filter(match__tournament=OuterRef("pk"), match__round_number=current)
+        .order_by()
+        .values("match__tournament")
+        .annotate(total=Sum("version"))
+        .values("total")
+    )
+    games = (
+        Stream.objects.filter(
+            game__match__tournament=OuterRef("pk"), game__match__round_number=current
+        )
+        .order_by()
+        .values("game__match__tournament")
+        .annotate(total=Sum("version"))
+        .values("total")
+    )
+    rows = Tournament.objects.filter(pk=pk)
+    if not user.is_authenticated:
+        rows = rows.filter(published=True)
+    found = (
+        rows.annotate(
+            match_versions=Coalesce(Subquery(matches, output_field=IntegerField()), 0),
+            game_versions=Coalesce(Subquery(games, output_field=IntegerField()), 0),
+        )
+        .values_list(
+            "stream__version", "current_round", "match_versions", "game_versions", "published"
+        )
+        .first()
+    )
+    if found is None:
+        return None
+    return 'W/"board-{}-{}-{}-{}-{:d}"'.format(*found)
+
+
+def board(pk: uuid.UUID) -> dict[str, Any]:
+    """The whole room's board: every table of the current round, and the standings."""
+    tournament = Tournament.objects.select_related("stream").get(pk=pk)
+    folded = folding.load(tournament.stream)
+    shown = tournament_json(folded, pk)
+    state = folded.state
+    played = round_json(state, shown["round"]) if shown["round"] else None
+    standings = standings_json(state, len(state.rounds))
+    return {
+        "tournament": {**shown, "format_label": presenting.label(shown["format"])},
+        "round": _round(played) if played else None,
+        "standings": [
+            {**row, "points": presenting.figure(row["points"])}
+            for row in standings["rows"][:SHOWN_STANDINGS]
+        ],
+    }
+
+
+def table_board(pk: uuid.UUID, number: int) -> dict[str, Any] | None:
+    """One table of the current round, with its games and the game being played."""
+    room = board(pk)
+    tables = room["round"]["tables"] if room["round"] else []
+    table = next((t for t in tables if t["table"] == number), None)
+    if table is None:
+        return None
+    return {**room, "table": table, "games": _games(table)}
+
+
+def _round(played: dict[str, Any]) -> dict[str, Any]:
+    """The round's tables, each with its match's live totals and the game in play."""
+    matches = [t["match"] for t in played["tables"] if t["match"]]
+    standing = {str(s.match_id): s for s in MatchStanding.objects.filter(match_id__in=matches)}
+    playing = _games_in_play(matches)
+    missing = set(played["missing"])
+    tables = []
+    for table in played["tables"]:
+        row = standing.get(table["match"] or "")
+        totals = {s["seat"]: s.get("total") for s in row.standing} if row else {}
+        game = playing.get(table["match"] or "")
+        tables.append(
+            {
+                **table,
+                "playing": table["table"] in missing,
+                "games_played": len(row.games) if row else 0,
+                "seats": [_seat(seat, totals, game) for seat in table["seats"]],
+                "game": game,
+                "standing_row": row,
+            }
+        )
+    return {**played, "tables": tables}
+
+
+def _seat(seat: dict[str, Any], totals: dict[int, Any], game: dict[str, Any] | None) -> Any:
+    live = game["scores"].get(seat["seat"]) if game else None
+    on_turn = game is not None and game["turn"] == seat["seat"]
+    return {**seat, "total": totals.get(seat["seat"], 0), "live": live, "on_turn": on_turn}
+
+
+def _games_in_play(matches: list[str]) -> dict[str, dict[str, Any]]:
+    """Per match, its latest game still in progress: number, kind, turn, per-seat totals."""
+    found: dict[str, dict[str, Any]] = {}
+    rows = GameSummary.objects.filter(match_id__in=matches, status=Stream.Status.IN_PROGRESS)
+    for summary in rows.order_by("number"):
+        found[str(summary.match_id)] = {
+            "id": summary.game_id,
+            "number": summary.number,
+            "kind": presenting.label(summary.kind),
+            "turn": summary.turn,
+            "scores": {s["seat"]: s.get("total") for s in summary.scores or []},
+        }
+    return found
+
+
+def _games(table: dict[str, Any]) -> list[dict[str, Any]]:
+    """The table's games as the sheet writes them: score - cumulative per seat."""
+    row = table["standing_row"]
+    if row is None:
+        return []
+    return [
+        {
+            "number": game["number"],
+            "cells": [
+                {"score": s, "cumulative": c}
+                for s, c in zip(game["scores"], game["cumulative"], strict=True)
+            ],
+        }
+        for game in row.games
+    ]

@@ -1,0 +1,261 @@
+"""The scoring pages: a match's score sheet (and its sheet entry), a tournament, the scoreboards.
+
+Views parse, call a builder or a service, render (STYLE.md "Pages"). The figures are the API's
+(scoring.reports.match_history, games.representation.match_json, games.tournament_api); a sheet
+line is recorded by ``services.event_record`` like any event, and who may record is its check.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ObjectDoesNotExist
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET, require_POST
+
+from games import folding, services, store
+from games.canonical import BadValue
+from games.models import Match, Stream, Tournament
+from games.pages.views import refusal
+from games.permissions import NotPermitted, is_recorder
+from games.representation import match_json
+from games.rules.errors import RuleError
+from games.rules.events import GAME_SCORED, MATCH_SETTLED
+from games.store import EventIdReused, VersionConflict
+from games.tournament_api import round_json, settlement_json, standings_json, tournament_json
+from scoring.pages import presenting, scoreboard
+from scoring.reports import match_history
+
+MAX_SCORE = 10**7
+
+
+# --- a match's score sheet ---------------------------------------------------------------------
+
+
+class LineForm(forms.Form):
+    """One game's scores, one number per seat, under an event id the page made."""
+
+    id = forms.UUIDField(widget=forms.HiddenInput)
+    expected_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, names: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for seat, name in enumerate(names):
+            self.fields[f"score_{seat}"] = forms.IntegerField(
+                label=name,
+                min_value=-MAX_SCORE,
+                max_value=MAX_SCORE,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "data-seat": seat}),
+            )
+
+    def scores(self) -> list[int]:
+        return [self.cleaned_data[f"score_{seat}"] for seat in range(len(self.fields) - 2)]
+
+
+@require_GET
+def match_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    """The score sheet of a match, its chart and, for a sheet match, the next game's line."""
+    stream = _match_stream(request, pk)
+    if stream is None:
+        return render(request, "games/pages/login_needed.html", status=401)
+    return _match(request, stream)
+
+
+@require_POST
+def match_line(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    """Record the next game's scores (``game.scored``) through the service."""
+    stream = _match_stream(request, pk)
+    if stream is None:
+        return render(request, "games/pages/login_needed.html", status=401)
+    names = [p["name"] for p in folding.load(stream).header["players"]]
+    form = LineForm(request.POST, names=names)
+    if not form.is_valid():
+        return _match(request, stream, form, _form_sentence(form), 400)
+    try:
+        recorded = services.event_record(
+            category=Stream.Category.MATCH,
+            stream_id=stream.pk,
+            event_id=form.cleaned_data["id"],
+            type=GAME_SCORED,
+            data={"scores": form.scores()},
+            expected_version=form.cleaned_data["expected_version"],
+            meta={"device": "page"},
+            user=request.user,
+        )
+    except VersionConflict as error:
+        sentence = (
+            "Another device recorded a line first, so this one was not recorded. Here is the "
+            f"sheet as it stands now (version {error.current_version})."
+        )
+        return _match(request, stream, form, sentence, 409)
+    except (RuleError, NotPermitted, EventIdReused, BadValue) as error:
+        sentence, status = refusal(error, GAME_SCORED)
+        return _match(request, stream, form, f"Not recorded: {sentence}", status)
+    except ObjectDoesNotExist:
+        raise Http404("There is no such match.") from None
+    stream.refresh_from_db()
+    number = len(recorded.folded.match_rules.games(recorded.folded.state))
+    return _match(request, stream, None, None, 201 if recorded.created else 200, number)
+
+
+def _match(
+    request: HttpRequest,
+    stream: Stream,
+    form: LineForm | None = None,
+    refused: str | None = None,
+    status: int = 200,
+    recorded: int | None = None,
+) -> HttpResponse:
+    match = Match.objects.select_related("stream").get(pk=stream.pk)
+    folded = folding.load(stream)
+    shown = match_json(match, folded, store.event_data(stream.pk, MATCH_SETTLED))
+    sheet = presenting.sheet(match_history(match), shown)
+    can_record = sheet["takes_lines"] and is_recorder(request.user, stream.pk)
+    if form is None or recorded is not None:
+        form = LineForm(
+            names=sheet["names"], initial={"id": uuid.uuid4(), "expected_version": folded.version}
+        )
+    context = {
+        "match": shown,
+        "sheet": sheet,
+        "form": form if can_record else None,
+        "refused": refused,
+        "recorded": _recorded(sheet, recorded),
+        "tournament": _tournament_of(match),
+    }
+    return render(request, "scoring/pages/match.html", context, status=status)
+
+
+def _recorded(sheet: dict[str, Any], number: int | None) -> dict[str, Any] | None:
+    """What the status says after a line is recorded: the game and any lenient warning."""
+    if number is None:
+        return None
+    row = next((r for r in sheet["rows"] if r["number"] == number), None)
+    return {"number": number, "warnings": row["warnings"] if row else []}
+
+
+def _tournament_of(match: Match) -> dict[str, Any] | None:
+    if match.tournament_id is None:
+        return None
+    return {"id": match.tournament_id, "round": match.round_number, "table": match.table_number}
+
+
+def _match_stream(request: HttpRequest, pk: uuid.UUID) -> Stream | None:
+    """The match's stream, or None when a visitor must log in first (as the API reads)."""
+    stream = get_object_or_404(Stream, pk=pk, category=Stream.Category.MATCH)
+    if request.user.is_authenticated:
+        return stream
+    if stream.is_public and stream.status != Stream.Status.IN_PROGRESS:
+        return stream
+    return None
+
+
+def _form_sentence(form: LineForm) -> str:
+    for field, errors in form.errors.items():
+        name = form.fields[field].label if field in form.fields else field
+        return f"Not recorded: the line could not be read ({name}: {errors[0]})"
+    return "Not recorded: the line could not be read."
+
+
+# --- a tournament ------------------------------------------------------------------------------
+
+
+@require_GET
+def tournament_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    """Rounds with their tables, who still plays, standings explained, who owes whom."""
+    tournament = _tournament(request, pk)
+    folded = folding.load(tournament.stream)
+    state = folded.state
+    shown = tournament_json(folded, pk)
+    standings = standings_json(state, len(state.rounds))
+    rounds = [
+        presenting.tournament_round(round_json(state, number), standings)
+        for number in range(len(state.rounds), 0, -1)
+    ]
+    context = {
+        "tournament": {**shown, "format_label": presenting.label(shown["format"])},
+        "rounds": rounds,
+        "standings": presenting.standings_table(standings, shown["tiebreaks"]),
+        "settlement": settlement_json(state),
+    }
+    return render(request, "scoring/pages/tournament.html", context)
+
+
+def _tournament(request: HttpRequest, pk: uuid.UUID) -> Tournament:
+    """As the API: a published tournament for anyone, the others after logging in."""
+    rows = Tournament.objects.select_related("stream")
+    if not request.user.is_authenticated:
+        rows = rows.filter(published=True)
+    return get_object_or_404(rows, pk=pk)
+
+
+# --- the room's scoreboards --------------------------------------------------------------------
+
+
+@require_GET
+def scoreboard_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    tag = _tag_or_404(request, pk)
+    context = {**scoreboard.board(pk), "tag": tag, "board_url": request.path + "board/"}
+    return render(request, "scoring/pages/scoreboard.html", context)
+
+
+@require_GET
+def scoreboard_board(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    """The board fragment; 304 while nothing was recorded since the screen's tag."""
+    tag = _tag_or_404(request, pk)
+    if _unchanged(request, tag):
+        return _not_modified(tag)
+    return _fragment(request, "scoring/pages/_board.html", scoreboard.board(pk), tag)
+
+
+@require_GET
+def table_page(request: HttpRequest, pk: uuid.UUID, number: int) -> HttpResponse:
+    tag = _tag_or_404(request, pk)
+    context = {**_table_or_404(pk, number), "tag": tag, "board_url": request.path + "board/"}
+    return render(request, "scoring/pages/scoreboard_table.html", context)
+
+
+@require_GET
+def table_board(request: HttpRequest, pk: uuid.UUID, number: int) -> HttpResponse:
+    tag = _tag_or_404(request, pk)
+    if _unchanged(request, tag):
+        return _not_modified(tag)
+    return _fragment(request, "scoring/pages/_table_board.html", _table_or_404(pk, number), tag)
+
+
+def _tag_or_404(request: HttpRequest, pk: uuid.UUID) -> str:
+    tag = scoreboard.change_tag(pk, request.user)
+    if tag is None:
+        raise Http404("There is no such tournament.")
+    return tag
+
+
+def _table_or_404(pk: uuid.UUID, number: int) -> dict[str, Any]:
+    found = scoreboard.table_board(pk, number)
+    if found is None:
+        raise Http404("The current round has no such table.")
+    return found
+
+
+def _unchanged(request: HttpRequest, tag: str) -> bool:
+    sent = request.headers.get("If-None-Match", "")
+    return tag in [part.strip() for part in sent.split(",")]
+
+
+def _not_modified(tag: str) -> HttpResponse:
+    answer = HttpResponse(status=304)
+    answer["ETag"] = tag
+    answer["Cache-Control"] = "no-cache"
+    return answer
+
+
+def _fragment(
+    request: HttpRequest, template: str, context: dict[str, Any], tag: str
+) -> HttpResponse:
+    answer = render(request, template, context)
+    answer["ETag"] = tag
+    answer["Cache-Control"] = "no-cache"
+    return answer

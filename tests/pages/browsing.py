@@ -1,0 +1,61 @@
+"""Steps the browser tests share: tapping the board and the dice, checking and shooting a page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.models import Stream
+from tests.pages.conftest import SCREENSHOTS, SIZES, dict_of
+
+
+def status_text(page: Any) -> str:
+    return str(page.locator('[data-role="status"]').inner_text())
+
+
+def wait_version(page: Any, version: int) -> None:
+    """Wait for the table to show ``version`` (the server's answer has been swapped in)."""
+    page.wait_for_selector(f'#table[data-version="{version}"]')
+
+
+def tap_move(page: Any, selector: str) -> None:
+    """Tap something that records a move, and wait for the answer to replace the table."""
+    version = int(page.locator("#table").get_attribute("data-version"))
+    page.locator(selector).first.click()
+    wait_version(page, version + 1)
+
+
+def stream_version(game_id: Any) -> int:
+    return Stream.objects.get(pk=game_id).version
+
+
+def place(page: Any, pawn: str, circle: str) -> None:
+    """Tap a pawn in the tray, then a circle."""
+    page.click(f'[data-tray][data-pawn="{pawn}"]')
+    page.click(f'[data-circle="{circle}"]')
+
+
+def throw(page: Any, faces: list[str]) -> None:
+    """Enter the faces thrown and record the throw."""
+    for face in faces:
+        page.click(f'[data-face="{face}"]')
+    tap_move(page, '[data-action="throw"]')
+
+
+def check_page(page: Any, axe_script: str, name: str) -> None:
+    """At a phone's and a desktop's size: no horizontal scrolling, no serious or critical axe
+    violation, and a full-page screenshot in var/screenshots/ to look at."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for size in SIZES.values():
+        page.set_viewport_size(dict_of(size))
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{name} scrolls sideways by {overflow}px at {size}"
+        if not page.evaluate("typeof window.axe !== 'undefined'"):
+            page.add_script_tag(content=axe_script)
+        violations = page.evaluate(
+            "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+            ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
+            ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '))"
+        )
+        assert not violations, f"{name} at {size}: {violations}"
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-{size[0]}x{size[1]}.png"), full_page=True)
+    page.set_viewport_size(dict_of(SIZES["phone"]))

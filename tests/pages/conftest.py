@@ -1,0 +1,105 @@
+"""Browser tests of the live-table pages: Playwright drives Debian's chromium at a live server.
+
+Never downloads a browser: a missing /usr/bin/chromium fails the tests with how to install it.
+axe-core comes from the npm registry into var/axe (made here when missing, as .ci/run does).
+Screenshots of every page, at a phone's and a desktop's size, go to var/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls of the tests are still
+# plain synchronous calls between browser steps, so Django's async guard has nothing to protect.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "var" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+SCREENSHOTS = ROOT / "var" / "screenshots"
+SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+PASSWORD = "secret-pass-1"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.fail(
+            "The browser tests need Debian's chromium at /usr/bin/chromium: install it with "
+            "`apt-get install -y chromium` (.ci/run does). Never `playwright install`.",
+            pytrace=False,
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> str:
+    """axe-core's script, installed from the npm registry into var/axe when missing."""
+    if not AXE.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.fail("The accessibility check needs npm (apt-get install -y npm).", False)
+        subprocess.run(
+            [npm, "install", "--prefix", str(AXE.parents[2]), "axe-core@4", "--no-audit"],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+    return AXE.read_text()
+
+
+@pytest.fixture
+def keeper(transactional_db: Any) -> Any:
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(username="keeper", password=PASSWORD)
+
+
+@pytest.fixture
+def page(browser: Any, live_server: Any) -> Iterator[Any]:
+    """A fresh browser tab (its own cookies and localStorage), not logged in."""
+    context = browser.new_context(base_url=live_server.url, viewport=dict_of(SIZES["phone"]))
+    context.set_default_timeout(8000)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    yield tab
+    context.close()
+    assert not errors, f"script errors in the page: {errors}"
+
+
+@pytest.fixture
+def keeper_page(page: Any, keeper: Any, live_server: Any) -> Any:
+    """The tab logged in as ``keeper`` through the session cookie Django's client makes."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(keeper)
+    cookie = client.cookies["sessionid"]
+    page.context.add_cookies([{"name": "sessionid", "value": cookie.value, "url": live_server.url}])
+    return page
+
+
+def dict_of(size: tuple[int, int]) -> dict[str, int]:
+    return {"width": size[0], "height": size[1]}

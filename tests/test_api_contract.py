@@ -1,0 +1,282 @@
+"""The API's contract for outside programs (issue 13): docs served offline, the root listing,
+query parameters never ignored, conditional GET, and the exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import uuid
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+from django.test import Client, override_settings
+from rest_framework.test import APIClient
+
+from games import services
+from games.models import Player
+from scarney_site.query import BAD_VALUE, UNKNOWN_PARAMETER
+from tests.scoring.test_player_history import finished_game
+
+pytestmark = pytest.mark.django_db
+
+SINGLES_SHEET = [[32, 19, 6], [24, 77, 34], [13, 29, 27], [38, 53, 110], [21, 30, 36]]
+
+
+def singles_sheet(api: APIClient, games: list[list[int]]) -> str:
+    body = {
+        "format": "scarney-singles",
+        "players": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
+        "entry": "sheet",
+        "ruleset": {"sheet_entry_validation": "lenient"},
+    }
+    match = api.post("/api/v1/matches/", body, format="json").json()
+    for scores in games:
+        entry = {"id": str(uuid.uuid4()), "type": "game.scored", "data": {"scores": scores}}
+        answer = api.post(f"/api/v1/matches/{match['id']}/events/", entry, format="json")
+        assert answer.status_code == 201, answer.json()
+    return str(match["id"])
+
+
+# --- the docs, served from our own static files -------------------------------------------------
+
+
+@pytest.mark.parametrize("page", ["/api/docs/", "/api/redoc/"])
+@override_settings(WHITENOISE_USE_FINDERS=True, WHITENOISE_AUTOREFRESH=True)
+def test_the_docs_pages_load_only_our_own_static_files(page: str) -> None:
+    # given a client whose middleware serves static files from the finders, as runserver does
+    client = Client()
+    # when
+    html = client.get(page).content.decode()
+    # then no asset comes from another host, and every one referenced is served
+    remote = re.findall(r"""(?:src|href)=["'](https?://[^"']+)""", html)
+    assert remote == []
+    assets = re.findall(r"""["'](/static/[^"']+)["']""", html)
+    assert assets, html[:500]
+    for asset in assets:
+        answer = client.get(urlparse(asset).path)
+        assert answer.status_code == 200, asset
+
+
+# --- the root --------------------------------------------------------------------------------
+
+
+def test_the_api_root_links_every_resource(anon: APIClient) -> None:
+    answer = anon.get("/api/v1/")
+    assert answer.status_code == 200
+    links = answer.json()
+    for name in ("games", "matches", "players", "tournaments", "events", "schema", "docs"):
+        assert links[name].startswith("http://testserver/"), name
+    assert links["tournaments"].endswith("/api/v1/tournaments/")
+
+
+# --- query parameters are read, never ignored ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/v1/?x=1",
+        "/api/v1/games/?staus=finished",
+        "/api/v1/matches/?formt=scarney-singles",
+        "/api/v1/matches/?format=scarney-singles&page=2",
+        "/api/v1/events/?since=1",
+        "/api/v1/events.ndjson?limit=3",
+        "/api/v1/players/{player}/history/?game=1",
+        "/api/v1/matches/{match}/history/?at_version=1",
+        "/api/v1/matches/{match}/?version=1",
+        "/api/v1/games/{game}/events/?after=1",
+    ],
+)
+def test_an_unknown_query_parameter_is_a_400_naming_it(api: APIClient, url: str) -> None:
+    game = finished_game("Uma", 1)
+    match = singles_sheet(api, SINGLES_SHEET[:1])
+    player = Player.objects.get(name="Uma").pk
+    answer = api.get(url.format(game=game, match=match, player=player))
+    assert answer.status_code == 400, answer.content
+    body = answer.json()
+    assert body["code"] == "query.unknown_parameter" and body["detail"]
+    assert body["parameters"] and set(body["parameters"]).isdisjoint(body["known"])
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "status=",
+        "status=bogus",
+        "format=no-such-format",
+        "player=abc",
+        "player=1.5",
+        "player=99999999999999999999999",
+        "tournament=not-a-uuid",
+        "since=yesterday",
+        "until=2026-13-01",
+        "limit=0",
+        "limit=x",
+        "limit=100000",
+        "status=finished&status=settled",
+        "cursor=@@",
+    ],
+)
+def test_a_malformed_match_filter_is_a_400(api: APIClient, query: str) -> None:
+    answer = api.get(f"/api/v1/matches/?{query}")
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["code"] in ("query.bad_value", "request.bad_cursor")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/v1/games/?kind=chess",
+        "/api/v1/games/?status=over",
+        "/api/v1/games/?limit=-1",
+        "/api/v1/events/?after=abc",
+        "/api/v1/players/{player}/history/?since=soon",
+        "/api/v1/games/{game}/?at_version=0",
+        "/api/v1/games/{game}/events/?limit=1001",
+    ],
+)
+def test_a_malformed_value_is_a_400_on_every_list(api: APIClient, url: str) -> None:
+    game = finished_game("Ivo", 2)
+    player = Player.objects.get(name="Ivo").pk
+    answer = api.get(url.format(game=game, player=player))
+    assert answer.status_code == 400 and answer.json()["code"] == "query.bad_value"
+
+
+def test_matches_filter_by_format_player_status_and_dates(api: APIClient, user: Any) -> None:
+    singles = singles_sheet(api, SINGLES_SHEET)
+    finished_game("Sol", 3)
+    solo = services.match_start(format="scarney-solitaire", players=[{"name": "Sol"}], user=user)
+    a = Player.objects.get(name="A").pk
+
+    def ids(query: str) -> set[str]:
+        answer = api.get(f"/api/v1/matches/?{query}")
+        assert answer.status_code == 200, answer.content
+        return {row["id"] for row in answer.json()["results"]}
+
+    assert ids("format=scarney-singles") == {singles}
+    assert ids(f"player={a}") == {singles}
+    assert ids("status=in_progress") == {str(solo.pk)}
+    assert ids("since=2000-01-01&until=2999-12-31") == {singles, str(solo.pk)}
+    assert ids("until=2000-01-01") == set()
+    assert ids(f"tournament={uuid.uuid4()}") == set()
+    assert len(api.get("/api/v1/matches/?limit=1").json()["results"]) == 1
+
+
+# --- conditional GET -------------------------------------------------------------------------
+
+
+def revalidate(client: APIClient, url: str) -> tuple[str, int]:
+    first = client.get(url)
+    assert first.status_code == 200 and first["ETag"], url
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    return first["ETag"], again.status_code
+
+
+def test_game_reads_answer_304_until_the_game_changes(api: APIClient) -> None:
+    game = api.post(
+        "/api/v1/games/",
+        {"kind": "scarney-solitaire", "seats": [{"name": "Eli"}]},
+        format="json",
+    ).json()
+    urls = [f"/api/v1/games/{game['id']}/", f"/api/v1/games/{game['id']}/events/"]
+    tags = {}
+    for url in urls:
+        tags[url], status = revalidate(api, url)
+        assert status == 304, url
+    # when the game changes
+    layout = {
+        f"C{i + 1}": colour + str(spots)
+        for i, (colour, spots) in enumerate((c, s) for c in "BRYG" for s in range(1, 5))
+    }
+    entry = {"id": str(uuid.uuid4()), "type": "board.laid_out", "data": {"position": layout}}
+    assert api.post(f"/api/v1/games/{game['id']}/events/", entry, format="json").status_code == 201
+    # then the old tag no longer holds
+    for url in urls:
+        answer = api.get(url, HTTP_IF_NONE_MATCH=tags[url])
+        assert answer.status_code == 200 and answer["ETag"] != tags[url], url
+
+
+def test_match_reads_answer_304_until_the_match_changes(api: APIClient) -> None:
+    match = singles_sheet(api, SINGLES_SHEET[:2])
+    urls = [f"/api/v1/matches/{match}/", f"/api/v1/matches/{match}/history/"]
+    tags = {}
+    for url in urls:
+        tags[url], status = revalidate(api, url)
+        assert status == 304, url
+    entry = {"id": str(uuid.uuid4()), "type": "game.scored", "data": {"scores": [13, 29, 27]}}
+    assert api.post(f"/api/v1/matches/{match}/events/", entry, format="json").status_code == 201
+    for url in urls:
+        assert api.get(url, HTTP_IF_NONE_MATCH=tags[url]).status_code == 200, url
+
+
+def test_a_player_history_answers_304_until_he_plays_again(api: APIClient) -> None:
+    finished_game("Pia", 4)
+    url = f"/api/v1/players/{Player.objects.get(name='Pia').pk}/history/"
+    tag, status = revalidate(api, url)
+    assert status == 304
+    assert api.get(url, HTTP_IF_NONE_MATCH=f'W/{tag}, "other"').status_code == 304
+    finished_game("Pia", 5)
+    assert api.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 200
+
+
+# --- exports ---------------------------------------------------------------------------------
+
+
+def test_a_match_exports_its_events_and_its_games_events_as_ndjson(api: APIClient) -> None:
+    match = services.match_start(format="scarney-solitaire", players=[{"name": "Ned"}])
+    game = services.game_start(kind="scarney-solitaire", seats=None, match_id=match.pk)
+    answer = api.get(f"/api/v1/matches/{match.pk}/events.ndjson")
+    assert answer.status_code == 200 and answer["Content-Type"] == "application/x-ndjson"
+    lines = [json.loads(line) for line in b"".join(answer.streaming_content).splitlines()]
+    assert [(e["stream"], e["type"]) for e in lines] == [
+        (str(match.pk), "match.started"),
+        (str(game.pk), "game.started"),
+    ]
+    positions = [e["position"] for e in lines]
+    assert positions == sorted(positions)
+
+
+def test_the_match_history_csv_has_a_row_per_seat_filtered_as_the_list(api: APIClient) -> None:
+    singles_sheet(api, SINGLES_SHEET)
+    finished_game("Zed", 6)
+    answer = api.get("/api/v1/matches/history.csv?format=scarney-singles")
+    assert answer.status_code == 200 and answer["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(b"".join(answer.streaming_content).decode())))
+    # in the standing's order, best first
+    assert [(r["name"], r["total"], r["rank"], r["winner"]) for r in rows] == [
+        ("C", "313", "1", "yes"),
+        ("B", "208", "2", "no"),
+        ("A", "128", "3", "no"),
+    ]
+    assert api.get("/api/v1/matches/history.csv?status=over").status_code == 400
+
+
+def test_a_players_plays_give_date_kind_scores_win_and_duration(api: APIClient) -> None:
+    singles_sheet(api, SINGLES_SHEET)
+    game = finished_game("C", 7)
+    c = Player.objects.get(name="C")
+    answer = api.get(f"/api/v1/players/{c.pk}/plays.json")
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["player"] == {"id": c.pk, "name": "C"}
+    solo, match = body["plays"]
+    assert solo["id"] == str(game) and solo["kind"] == "scarney-solitaire"
+    assert solo["players"][0]["name"] == "C" and solo["duration_seconds"] >= 0
+    assert match["kind"] == "scarney-singles" and match["win"] is True
+    assert [(p["name"], p["score"], p["win"]) for p in match["players"]] == [
+        ("A", 128, False),
+        ("B", 208, False),
+        ("C", 313, True),
+    ]
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", match["date"])
+    assert api.get(f"/api/v1/players/{c.pk}/plays.json?x=1").status_code == 400
+
+
+def test_the_query_codes_are_documented() -> None:
+    errors = (Path(__file__).resolve().parent.parent / "docs" / "ERRORS.md").read_text()
+    for code in (UNKNOWN_PARAMETER, BAD_VALUE):
+        assert f"`{code}`" in errors, code
