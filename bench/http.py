@@ -1,22 +1,28 @@
-"""The append path over HTTP: gunicorn (gunicorn.conf.py) and a loopback load generator.
+"""A move over HTTP against its ceiling, measured from outside with wrk, for every family.
 
-The script starts ``gunicorn scarney_site.wsgi -w 2 -b 127.0.0.1:<free port>`` on the bench
-database (SECRET_KEY set, DEBUG off), issues an API token with ``manage.py issue_token bench``,
-and runs ``--clients`` (default 16) client threads, each with its own ``http.client`` connection
-(kept alive: the project's gunicorn.conf.py runs threaded workers, which keep connections
-open) and its own games. A client plays its games move by move:
-``POST /api/v1/games/{id}/events/`` with ``expected_version``, a take-off or jump chosen at
-random among the legal ones (tracked locally with the pure rules). The games are started and laid
-out through the service (two processes) before gunicorn starts, enough for about
-900 req/s; a client that runs out makes more over HTTP (``POST /api/v1/games/`` then
-``board.laid_out``), and those set-up requests are counted apart, outside the move figures. A
-warm-up (``--warmup`` s, same load, not counted) precedes the runs.
+gunicorn serves ``bench.settings`` (the product's settings; its URLconf adds the ceiling view,
+``bench/ceiling.py``, beside the product's URLs) with the project's ``gunicorn.conf.py``
+(2 processes x 4 threads) on the bench database. wrk (Debian's package) sends, with 16 threads
+of one connection each (so a thread's moves arrive one at a time, in order), for ``--seconds``:
 
-Figures per run: requests/s, p50, p99 and max of the move requests; errors by status. Median of
-``--runs`` runs (default 3 of ``--seconds`` 20 s). Target: p99 under 50 ms at 16 clients.
-gunicorn is stopped at the end (and on failure).
+* product  ``POST /api/v1/games/{id}/events/``: legal moves prepared before the run with the pure
+           rules (``bench/families.py``), on games started (and brought to ``--length`` events)
+           through the service by the token's user, who thus records as their creator;
+* ceiling  ``POST /bench/ceiling/{id}/`` with the very same bodies: one INSERT, a JSON answer.
 
-Run: ``.venv/bin/python bench/http.py [--clients 16] [--seconds 20] [--runs 3]``.
+Ceiling and product runs alternate (C P P C ...); the figures are medians over ``--runs`` runs of
+each and the ratios of those medians. Scenarios: each family (``--families``), with and without
+``expected_version``, games of ``--length`` events (10, or 1,000 for the dice games whose games
+do not end), and ``--spread``: ``Connection: close`` on every request (ceiling too), so that each
+move is accepted anew by either process and a game's moves are served by both.
+
+Each thread plays ``--games`` games round robin (dice games) or a queue of games one after the
+other (Solitaire, High-Low, Manchester: their games end). Event ids are made by the Lua script,
+random per thread (bench/wrk/moves.lua). Results: one JSON line per scenario in
+bench/results/http.jsonl.
+
+Run: ``DATABASE_URL=... .venv/bin/python bench/http.py [--families hearts-due,...]
+[--length 10] [--expected both|yes|no] [--spread] [--seconds 10] [--runs 2]``.
 """
 
 from __future__ import annotations
@@ -32,63 +38,32 @@ sys.path.insert(0, str(_HERE.parent))
 import argparse  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
-import random  # noqa: E402
+import shutil  # noqa: E402
 import signal  # noqa: E402
 import socket  # noqa: E402
 import subprocess  # noqa: E402
-import threading  # noqa: E402
 import time  # noqa: E402
 import uuid  # noqa: E402
-from collections import Counter  # noqa: E402
 from http.client import HTTPConnection  # noqa: E402
 from typing import Any  # noqa: E402
 
-from bench import _common  # noqa: E402
+from bench import _common, families  # noqa: E402
 
 NAME = "http"
 HOST = "127.0.0.1"
+THREADS = 16
+BOUNDED = {"scarney-solitaire", "high-low-scarney", "manchester-piccadilly"}
+LUA = _HERE / "wrk" / "moves.lua"
+WORK = _common.RESULTS / "wrk"
 
 
-def _make_games(job: tuple[int, int, int]) -> list[tuple[str, dict[str, str]]]:
-    """In a forked child: start ``count`` games through the service and lay them out."""
-    seed, count, first = job
-    from games import services
-    from games.rules.scarney_board.board import ALL_PAWNS, CIRCLES
-
-    rng = random.Random(seed)
-    made = []
-    for i in range(first, first + count):
-        game = services.game_start(kind="scarney-solitaire", seats=[{"name": f"http-p{i % 100}"}])
-        pawns = list(ALL_PAWNS)
-        rng.shuffle(pawns)
-        layout = {f"C{c}": p for c, p in zip(CIRCLES, pawns, strict=True)}
-        services.event_record(
-            stream_id=game.pk,
-            event_id=uuid.uuid4(),
-            type="board.laid_out",
-            data={"position": layout},
-            expected_version=1,
-        )
-        made.append((str(game.pk), layout))
-    return made
-
-
-def make_games(count: int) -> list[tuple[str, dict[str, str]]]:
-    """``count`` laid-out games, made through the service by two processes before the load."""
-    import multiprocessing as mp
-
-    _common.close_django_connections()
-    tag = int(time.time())
-    half = count // 2
-    with mp.get_context("fork").Pool(2) as pool:
-        parts = pool.map(_make_games, [(tag, half, 0), (tag + 1, count - half, half)])
-    return [g for part in parts for g in part]
+# --- the server ---------------------------------------------------------------------------------
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind((HOST, 0))
-        return s.getsockname()[1]
+        return int(s.getsockname()[1])
 
 
 def issue_token(env: dict[str, str]) -> str:
@@ -104,21 +79,14 @@ def issue_token(env: dict[str, str]) -> str:
     return out.stdout.strip().splitlines()[-1]
 
 
-def start_gunicorn(env: dict[str, str], port: int, workers: int) -> subprocess.Popen[bytes]:
+def start_gunicorn(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    """gunicorn as gunicorn.conf.py sets it up (read from the project's directory)."""
     gunicorn = Path(sys.executable).with_name("gunicorn")
     log = open(_common.RESULTS / "gunicorn.log", "ab")  # noqa: SIM115
     proc = subprocess.Popen(
-        [
-            str(gunicorn),
-            "scarney_site.wsgi",
-            "-w",
-            str(workers),
-            "-b",
-            f"{HOST}:{port}",
-            "--no-control-socket",
-        ],
+        [str(gunicorn), "scarney_site.wsgi", "--no-control-socket"],
         cwd=_common.ROOT,
-        env=env,
+        env={**env, "WEB_BIND": f"{HOST}:{port}", "DJANGO_SETTINGS_MODULE": "bench.settings"},
         stdout=log,
         stderr=log,
         start_new_session=True,
@@ -126,9 +94,7 @@ def start_gunicorn(env: dict[str, str], port: int, workers: int) -> subprocess.P
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(
-                f"gunicorn exited with {proc.returncode}; see bench/results/gunicorn.log"
-            )
+            raise RuntimeError(f"gunicorn exited with {proc.returncode}; see {log.name}")
         try:
             conn = HTTPConnection(HOST, port, timeout=2)
             conn.request("GET", "/healthz")
@@ -152,255 +118,251 @@ def stop_gunicorn(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(timeout=10)
 
 
-class Client:
-    """One table: plays its own games move by move over one HTTP connection."""
+# --- the moves ----------------------------------------------------------------------------------
 
-    def __init__(self, n: int, port: int, token: str, seed: int) -> None:
-        self.n = n
-        self.until = 0.0
-        self.conn = HTTPConnection(HOST, port, timeout=30)
-        self.headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
-        self.rng = random.Random(seed)
-        self.game: list[Any] | None = None  # [id, state, version]
-        self.ready: list[tuple[str, dict[str, str]]] = []  # pre-made games (id, layout)
-        self.games_made = 0
-        self.reset()
 
-    def reset(self) -> None:
-        self.latencies: list[float] = []
-        self.statuses: Counter[int] = Counter()
-        self.setup_requests = 0
-        self.errors: list[str] = []
+class Scenario:
+    """One family's games and each thread's moves, written as wrk's input files."""
 
-    def post(self, path: str, body: dict[str, Any]) -> tuple[int, bytes]:
-        self.conn.request("POST", path, body=json.dumps(body), headers=self.headers)
-        response = self.conn.getresponse()
-        return response.status, response.read()
+    def __init__(self, kind: str, length: int, expected: bool, spread: bool) -> None:
+        self.kind, self.length, self.expected, self.spread = kind, length, expected, spread
+        self.seats, self.ruleset = next((s, r) for k, s, r in families.FAMILIES if k == kind)
 
-    def new_game(self) -> None:
-        from games.rules.base import Move
-        from games.rules.scarney_board.board import ALL_PAWNS, CIRCLES
-        from games.rules.scarney_board.solitaire import SOLITAIRE, Ruleset
+    @property
+    def name(self) -> str:
+        ev = "ev" if self.expected else "no-ev"
+        return f"{self.kind}-{self.length}-{ev}{'-spread' if self.spread else ''}"
 
-        if self.ready:
-            game_id, layout = self.ready.pop()
-            state = SOLITAIRE.apply(
-                SOLITAIRE.initial_state({}, Ruleset(), 1),
-                Move("board.laid_out", {"position": layout}),
+    def prepare(self, user: Any, per_thread: int, games: int) -> None:
+        product, ceiling = WORK / self.name / "product", WORK / self.name / "ceiling"
+        for folder in (product, ceiling):
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir(parents=True)
+        for thread in range(1, THREADS + 1):
+            if self.kind in BOUNDED:
+                lines = self.queue_of_games(user, thread, per_thread)
+            else:
+                lines = self.round_robin(user, thread, per_thread, games)
+            (product / f"t{thread}.txt").write_text("".join(f"{p}\t{b}\n" for p, b in lines))
+            (ceiling / f"t{thread}.txt").write_text(
+                "".join(f"{_ceiling_path(p)}\t{b}\n" for p, b in lines)
             )
-            self.game = [game_id, state, 2]
-            return
-        # Out of pre-made games: make one over HTTP (two set-up requests, not in the figures).
-        status, body = self.post(
-            "/api/v1/games/",
-            {
-                "kind": "scarney-solitaire",
-                "seats": [{"name": f"http-{self.n}-{self.games_made % 10}"}],
-            },
-        )
-        if status != 201:
-            raise RuntimeError(f"game creation answered {status}: {body[:300]!r}")
-        game_id = json.loads(body)["id"]
-        pawns = list(ALL_PAWNS)
-        self.rng.shuffle(pawns)
-        layout = {f"C{c}": p for c, p in zip(CIRCLES, pawns, strict=True)}
-        status, body = self.post(
-            f"/api/v1/games/{game_id}/events/",
-            {
-                "id": str(uuid.uuid4()),
-                "type": "board.laid_out",
-                "data": {"position": layout},
-                "expected_version": 1,
-            },
-        )
-        if status != 201:
-            raise RuntimeError(f"layout answered {status}: {body[:300]!r}")
-        state = SOLITAIRE.apply(
-            SOLITAIRE.initial_state({}, Ruleset(), 1), Move("board.laid_out", {"position": layout})
-        )
-        self.setup_requests += 2
-        self.games_made += 1
-        self.game = [game_id, state, 2]
 
-    def play(self, until: float) -> None:
-        from games.rules.base import Move
-        from games.rules.scarney_board.solitaire import SOLITAIRE
+    def start(self, user: Any, seed: int) -> uuid.UUID:
+        from games import services
 
-        clock = time.perf_counter
-        while clock() < until:
-            if self.game is None:
-                self.new_game()
-                continue
-            game_id, state, version = self.game
-            move = self.rng.choice(SOLITAIRE.legal_events(state))
-            body = {
-                "id": str(uuid.uuid4()),
-                "type": move.type,
-                "data": dict(move.data),
-                "expected_version": version,
-            }
-            t0 = clock()
-            status, answer = self.post(f"/api/v1/games/{game_id}/events/", body)
-            self.latencies.append(clock() - t0)
-            self.statuses[status] += 1
-            if status != 201:
-                self.errors.append(f"{status}: {answer[:200]!r}")
-                self.game = None  # abandon the game; a 409 or 422 means our view went stale
-                continue
-            state = SOLITAIRE.apply(state, Move(move.type, move.data))
-            self.game = None if SOLITAIRE.is_terminal(state) else [game_id, state, version + 1]
+        names = [{"name": f"bench-{self.kind}-{(seed + s) % 8}"} for s in range(self.seats)]
+        game = services.game_start(kind=self.kind, seats=names, ruleset=self.ruleset, user=user)
+        return game.pk
 
-    def run(self) -> None:
-        try:
-            self.play(self.until)
-        except Exception as failure:  # noqa: BLE001
-            self.errors.append(f"client {self.n} stopped: {failure!r}")
+    def queue_of_games(self, user: Any, thread: int, count: int) -> list[tuple[str, str]]:
+        """Whole games one after another, each from its start (they end by themselves)."""
+        lines: list[tuple[str, str]] = []
+        seed = thread * 100_000
+        while len(lines) < count:
+            seed += 1
+            game = self.start(user, seed)
+            version = 1
+            for type, data in families.moves(self.kind, self.seats, self.ruleset, 10_000, seed):
+                version += 1
+                lines.append(self.line(game, type, data, version))
+        return lines[:count]
+
+    def round_robin(
+        self, user: Any, thread: int, count: int, games: int
+    ) -> list[tuple[str, str]]:
+        """``games`` endless games brought to ``length`` events, their next moves interleaved."""
+        from games import services
+
+        plays = []
+        for g in range(games):
+            seed = thread * 1000 + g
+            game = self.start(user, seed)
+            upcoming = families.moves(
+                self.kind, self.seats, self.ruleset, self.length - 1 + count // games + 1, seed
+            )
+            for type, data in upcoming[: self.length - 1]:
+                services.event_record(
+                    stream_id=game, event_id=uuid.uuid4(), type=type, data=data, user=user
+                )
+            plays.append((game, upcoming[self.length - 1 :], self.length))
+        lines = []
+        for step in range(count // games + 1):
+            for game, upcoming, version in plays:
+                if step < len(upcoming):
+                    lines.append(self.line(game, *upcoming[step], version + step + 1))
+        return lines[:count]
+
+    def line(self, game: uuid.UUID, type: str, data: Any, version: int) -> tuple[str, str]:
+        body: dict[str, Any] = {"id": "%ID%", "type": type, "data": data}
+        if self.expected:
+            body["expected_version"] = version - 1
+        return f"/api/v1/games/{game}/events/", json.dumps(body, separators=(",", ":"))
 
 
-def run_load(clients: list[Client], seconds: float) -> dict[str, Any]:
-    for c in clients:
-        c.reset()
-    started = time.perf_counter()
-    for c in clients:
-        c.until = started + seconds
-    threads = [threading.Thread(target=c.run, daemon=True) for c in clients]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=seconds + 120)
-    elapsed = time.perf_counter() - started
-    latencies = [x for c in clients for x in c.latencies]
-    statuses: Counter[int] = Counter()
-    for c in clients:
-        statuses.update(c.statuses)
-    errors = [e for c in clients for e in c.errors]
-    ok = statuses.get(201, 0)
-    return {
-        "seconds": elapsed,
-        "requests": len(latencies),
-        "ok": ok,
-        "rps": len(latencies) / elapsed,
-        "p50_ms": _common.percentile(latencies, 50) * 1000,
-        "p90_ms": _common.percentile(latencies, 90) * 1000,
-        "p99_ms": _common.percentile(latencies, 99) * 1000,
-        "max_ms": max(latencies) * 1000 if latencies else float("nan"),
-        "statuses": dict(statuses),
-        "setup_requests": sum(c.setup_requests for c in clients),
-        "errors": errors[:10],
-        "error_count": len(errors),
+def _ceiling_path(path: str) -> str:
+    return path.replace("/api/v1/games/", "/bench/ceiling/").replace("/events/", "/")
+
+
+# --- the runs -----------------------------------------------------------------------------------
+
+
+def wrk(
+    port: int, folder: Path, token: str, seconds: float, spread: bool, profile: Path | None
+) -> dict[str, Any]:
+    args = [str(folder), token] + (["close"] if spread else [])
+    spy = None if profile is None else py_spy(profile, seconds)
+    out = subprocess.run(
+        [
+            "wrk",
+            f"-t{THREADS}",
+            f"-c{THREADS}",
+            f"-d{seconds:g}s",
+            "--timeout",
+            "10s",
+            "-s",
+            str(LUA),
+            f"http://{HOST}:{port}/",
+            "--",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=seconds + 60,
+        check=True,
+    )
+    if spy is not None:
+        spy.wait(timeout=60)
+    line = next(x for x in out.stdout.splitlines() if x.startswith("WRK "))
+    figures: dict[str, Any] = json.loads(line[4:])
+    # Moves only: a thread out of moves asks /healthz (counted apart, as "exhausted").
+    figures["rps"] = (figures["requests"] - figures["exhausted"]) / figures["seconds"]
+    figures["stderr"] = out.stderr.strip().splitlines()[:3]
+    return figures
+
+
+WEB_PIDS: list[int] = []
+
+
+def py_spy(out: Path, seconds: float) -> subprocess.Popen[bytes]:
+    """py-spy (root) on one web process for the middle of the run: collapsed stacks to ``out``."""
+    spy = Path(sys.executable).with_name("py-spy")
+    return subprocess.Popen(
+        [str(spy), "record", "-p", str(WEB_PIDS[0]), "-d", f"{max(1, int(seconds) - 3)}",
+         "-r", "200", "-f", "raw", "-o", str(out), "--nonblocking"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+def measure(
+    scenario: Scenario, port: int, token: str, seconds: float, runs: int, profile: bool
+) -> dict[str, Any]:
+    base = WORK / scenario.name
+    results: dict[str, list[dict[str, Any]]] = {"ceiling": [], "product": []}
+    order = ["ceiling", "product"]
+    for run in range(runs):
+        for which in order if run % 2 == 0 else order[::-1]:
+            spy = base / f"profile-{run}.txt" if profile and which == "product" else None
+            figures = wrk(port, base / which, token, seconds, scenario.spread, spy)
+            figures["loadavg_1m"] = os.getloadavg()[0]
+            results[which].append(figures)
+            print(
+                f"    {which:8s} {figures['rps']:7.0f} req/s  p50 {figures['p50_ms']:6.1f}"
+                f"  p99 {figures['p99_ms']:6.1f}  not-201 {figures['not_201']}"
+                f"  exhausted {figures['exhausted']}  load {figures['loadavg_1m']:.1f}",
+                flush=True,
+            )
+            for message in figures["stderr"]:
+                print(f"      {message}")
+    summary = {
+        which: {
+            key: _common.median(r[key] for r in rows) for key in ("rps", "p50_ms", "p99_ms")
+        }
+        for which, rows in results.items()
     }
+    summary["rps_ratio"] = summary["product"]["rps"] / summary["ceiling"]["rps"]
+    summary["p99_ratio"] = summary["product"]["p99_ms"] / summary["ceiling"]["p99_ms"]
+    return {"scenario": scenario.name, "summary": summary, "runs": results}
+
+
+def scenarios(args: argparse.Namespace) -> list[Scenario]:
+    kinds = [k for k, _, _ in families.FAMILIES]
+    chosen = kinds if args.families == "all" else args.families.split(",")
+    expected = {"both": [True, False], "yes": [True], "no": [False]}[args.expected]
+    out = []
+    for kind in chosen:
+        if kind in BOUNDED and args.length > 10:
+            continue  # their games end long before: a Solitaire game has 17 events at most
+        for ev in expected:
+            out.append(Scenario(kind, args.length, ev, args.spread))
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--warmup", type=float, default=3.0)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    parser.add_argument("--families", default="all", help="comma-separated kinds, or all")
+    parser.add_argument("--length", type=int, default=10, help="events in a game at the start")
+    parser.add_argument("--expected", default="both", choices=["both", "yes", "no"])
+    parser.add_argument("--spread", action="store_true", help="Connection: close per request")
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--runs", type=int, default=2, help="runs of each, alternating")
+    parser.add_argument("--games", type=int, default=0, help="games per thread (dice games)")
+    parser.add_argument("--max-rate", type=int, default=1500, help="req/s the moves must last")
     parser.add_argument(
-        "--games",
-        type=int,
-        default=0,
-        help="games made through the service before the load (default: enough for"
-        " ~900 req/s; a client out of games makes more over HTTP)",
+        "--profile", action="store_true", help="py-spy one web process during each product run"
     )
     args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is missing: apt-get install -y wrk")
 
     url = _common.setup_django()
-    _common.RESULTS.mkdir(parents=True, exist_ok=True)
+    from django.contrib.auth import get_user_model
+
+    from bench.append import RAW_DDL
+
+    import psycopg
+
+    with psycopg.connect(_common.conninfo(url), autocommit=True) as conn:
+        conn.execute(RAW_DDL)
     env = {
         **os.environ,
         "DATABASE_URL": url,
         "DEBUG": "0",
         "SECRET_KEY": os.environ.get("SECRET_KEY") or "bench-" + uuid.uuid4().hex,
-        "DJANGO_SETTINGS_MODULE": "scarney_site.settings",
-        # One token sends every request (~900/s), far over a device's rate; still counted.
-        "THROTTLE_TOKEN_RATE": os.environ.get("THROTTLE_TOKEN_RATE") or "10000000/m",
+        # One token sends every request, far over a device's rate; still counted.
+        "THROTTLE_TOKEN_RATE": os.environ.get("THROTTLE_TOKEN_RATE") or "100000000/m",
+        "THROTTLE_ADDRESS_RATE": os.environ.get("THROTTLE_ADDRESS_RATE") or "100000000/m",
     }
+    os.environ["SECRET_KEY"] = env["SECRET_KEY"]  # snapshots made here must verify there
     env.pop("REDIS_URL", None)
     token = issue_token(env)
-    games = args.games or int(900 * (args.runs * args.seconds + args.warmup) / 9) + 4 * args.clients
-    t0 = time.perf_counter()
-    made = make_games(games)
-    print(
-        f"made {len(made)} laid-out games through the service in {time.perf_counter() - t0:.1f} s"
-    )
+    user = get_user_model().objects.get(username="bench")
+    per_thread = int(1.2 * args.max_rate * args.seconds * args.runs / THREADS)
     port = free_port()
-    print(
-        f"gunicorn -w {args.workers} on {HOST}:{port}, database {_common.dbname_of(url)}; "
-        f"{args.clients} clients, {args.runs} x {args.seconds:g} s (+{args.warmup:g} s warm-up)"
-    )
-    proc = start_gunicorn(env, port, args.workers)
-    runs = []
+    print(f"gunicorn (gunicorn.conf.py) on {HOST}:{port}, database {_common.dbname_of(url)}")
+    proc = start_gunicorn(env, port)
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+    WEB_PIDS[:] = [int(pid) for pid in children]
     try:
-        clients = [Client(n, port, token, seed=n) for n in range(args.clients)]
-        for i, game in enumerate(made):
-            clients[i % len(clients)].ready.append(game)
-        warm = run_load(clients, args.warmup)
-        if warm["ok"] == 0:
-            raise RuntimeError(f"warm-up recorded nothing: {warm['errors']}")
-        for run in range(1, args.runs + 1):
-            r = run_load(clients, args.seconds)
-            runs.append(r)
+        for scenario in scenarios(args):
+            games = args.games or (8 if args.length <= 10 else 1)
+            t0 = time.perf_counter()
+            scenario.prepare(user, per_thread, games)
+            print(f"  {scenario.name}: prepared in {time.perf_counter() - t0:.0f} s", flush=True)
+            result = measure(scenario, port, token, args.seconds, args.runs, args.profile)
+            s = result["summary"]
             print(
-                f"  run {run}: {r['rps']:6.0f} req/s  p50 {r['p50_ms']:6.1f} ms"
-                f"  p90 {r['p90_ms']:6.1f} ms"
-                f"  p99 {r['p99_ms']:6.1f} ms  max {r['max_ms']:6.1f} ms  statuses {r['statuses']}"
-                f"  (+{r['setup_requests']} set-up requests)",
+                f"  {scenario.name}: {s['product']['rps']:.0f} vs {s['ceiling']['rps']:.0f}"
+                f" req/s = {s['rps_ratio']:.2f}; p99 {s['product']['p99_ms']:.1f} vs"
+                f" {s['ceiling']['p99_ms']:.1f} ms = {s['p99_ratio']:.2f}",
                 flush=True,
             )
-            for e in r["errors"][:3]:
-                print(f"     error: {e}")
+            _common.record(NAME, {"args": vars(args), **result})
     finally:
         stop_gunicorn(proc)
-        print("gunicorn stopped")
-
-    summary = {
-        "rps": _common.median(r["rps"] for r in runs),
-        "p50_ms": _common.median(r["p50_ms"] for r in runs),
-        "p99_ms": _common.median(r["p99_ms"] for r in runs),
-        "max_ms": max(r["max_ms"] for r in runs),
-        "error_count": sum(r["error_count"] for r in runs),
-        "rps_spread": _common.spread([r["rps"] for r in runs]),
-    }
-    print()
-    print(
-        _common.table(
-            ["clients", "req/s", "p50 ms", "p99 ms", "max ms", "errors", "spread"],
-            [
-                [
-                    args.clients,
-                    summary["rps"],
-                    summary["p50_ms"],
-                    summary["p99_ms"],
-                    summary["max_ms"],
-                    summary["error_count"],
-                    f"{100 * summary['rps_spread']:.0f}%",
-                ]
-            ],
-            title=f"POST /api/v1/games/{{id}}/events/ via gunicorn -w {args.workers},"
-            f" medians of {len(runs)} runs",
-        )
-    )
-    print()
-    print(
-        _common.table(
-            ["figure", "value", "target", "verdict"],
-            [
-                [
-                    f"p99 at {args.clients} clients (ms)",
-                    summary["p99_ms"],
-                    "< 50",
-                    _common.verdict(summary["p99_ms"], 50.0, higher_is_better=False),
-                ]
-            ],
-        )
-    )
-    path = _common.record(NAME, {"args": vars(args), "summary": summary, "runs": runs})
-    print(f"\nappended to {path.relative_to(_common.ROOT)}")
 
 
 if __name__ == "__main__":

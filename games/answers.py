@@ -67,7 +67,7 @@ class ScoreAnswer(serializers.Serializer[Any]):
 
 class MoveAnswer(serializers.Serializer[Any]):
     type = serializers.CharField()
-    data = OpenObject()
+    data = OpenObject()  # type: ignore[assignment]  # a field, not Serializer.data
 
 
 class ResultAnswer(serializers.Serializer[Any]):
@@ -120,9 +120,11 @@ class EventAnswer(serializers.Serializer[Any]):
     position = serializers.IntegerField(min_value=1)
     id = serializers.UUIDField()
     version = serializers.IntegerField(min_value=1)
-    type = event_type_field()
+    # Any stream's types (the feed carries tournaments' and the register's too); a game's and
+    # a match's are those of the EventType enum.
+    type = serializers.CharField()
     schema_version = serializers.IntegerField(min_value=1)
-    data = OpenObject()
+    data = OpenObject()  # type: ignore[assignment]  # a field, not Serializer.data
     meta = OpenObject()
     recorded_at = serializers.DateTimeField()
     hash = serializers.CharField(min_length=64, max_length=64)
@@ -267,14 +269,28 @@ class PlayerList(serializers.Serializer[Any]):
     results = PlayerAnswer(many=True)
 
 
+class Text(serializers.CharField):
+    """Text as sent: a number is refused, not turned into its digits, and spaces are kept (a
+    text of spaces only is the service's to refuse, with its code)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("trim_whitespace", False)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
 class PlayerCreate(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=100)
-    member_number = serializers.CharField(max_length=30, required=False, allow_null=True)
+    name = Text(max_length=100)
+    member_number = Text(max_length=30, required=False, allow_null=True)
 
 
 class PlayerMerge(serializers.Serializer[Any]):
     into = serializers.IntegerField(min_value=1)
-    reason = serializers.CharField(max_length=500)
+    reason = Text(max_length=500)
 
 
 class TournamentRow(serializers.Serializer[Any]):
@@ -315,10 +331,10 @@ class TournamentAnswer(serializers.Serializer[Any]):
 
 
 class TournamentCreate(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=200)
+    name = Text(max_length=200)
     format = format_field()
     system = serializers.ChoiceField(choices=["swiss", "round_robin", "tables"])
-    rounds = serializers.IntegerField(min_value=1, max_value=99, required=False)
+    rounds = serializers.IntegerField(min_value=1, max_value=30, required=False)
     table_size = serializers.IntegerField(min_value=1, max_value=16, required=False)
     entry = serializers.ChoiceField(choices=["live", "sheet"], required=False)
     ruleset = OpenObject(required=False)
@@ -332,8 +348,8 @@ class EntryCreate(serializers.Serializer[Any]):
     """One of ``player``, ``member_number`` or ``name``."""
 
     player = serializers.IntegerField(min_value=1, required=False)
-    member_number = serializers.CharField(max_length=30, required=False)
-    name = serializers.CharField(max_length=100, required=False)
+    member_number = Text(max_length=30, required=False)
+    name = Text(max_length=100, required=False)
 
 
 class RoundCreate(serializers.Serializer[Any]):
@@ -342,13 +358,13 @@ class RoundCreate(serializers.Serializer[Any]):
     )
     seed = serializers.IntegerField(required=False)
     repair = serializers.BooleanField(required=False)
-    reason = serializers.CharField(max_length=500, required=False)
+    reason = Text(max_length=500, required=False)
 
 
 class KeeperAssign(serializers.Serializer[Any]):
     round = serializers.IntegerField(min_value=1)
     table = serializers.IntegerField(min_value=1)
-    user = serializers.CharField(max_length=150)
+    user = Text(max_length=150)
 
 
 class TableSeat(serializers.Serializer[Any]):
@@ -435,7 +451,7 @@ class TournamentEvent(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     version = serializers.IntegerField(min_value=1)
     type = serializers.CharField()
-    data = OpenObject()
+    data = OpenObject()  # type: ignore[assignment]  # a field, not Serializer.data
     recorded_at = serializers.DateTimeField()
     recorded_by = serializers.IntegerField(allow_null=True)
 

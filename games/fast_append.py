@@ -66,6 +66,34 @@ def try_append(
     head = _head(stream_id, expected_version)
     if head is None:
         return None
+    outcome = _attempt(stream_id, head, event_id, type, data, meta)
+    if not isinstance(outcome, Stale):
+        return outcome
+    # The cached head was not the stream's: another process moved it on. The statement that
+    # wrote nothing read the head as it stood; fold onto that once more, no second read.
+    fresh = _fresh_head(stream_id, outcome)
+    if fresh is None or (expected_version is not None and fresh.version != expected_version):
+        return None  # a race lost at the lock, or a real conflict: the locked path decides
+    again = _attempt(stream_id, fresh, event_id, type, data, meta)
+    return None if isinstance(again, Stale) else again
+
+
+@dataclass(frozen=True)
+class Stale:
+    """The stream's head as the statement that wrote nothing read it (its own snapshot)."""
+
+    tried: Head
+    head: store.StreamHead | None
+
+
+def _attempt(
+    stream_id: uuid.UUID,
+    head: Head,
+    event_id: uuid.UUID,
+    type: str,
+    data: dict[str, Any],
+    meta: dict[str, Any],
+) -> tuple[store.StoredEvent, folding.Folded, str] | Stale | None:
     after = _fold(head, type, data)
     if after is None:
         return None
@@ -80,21 +108,37 @@ def try_append(
     over = after.game_rules.is_terminal(after.state)
     status = Stream.Status.FINISHED if over else Stream.Status.IN_PROGRESS
     more = readmodels.current().append_clauses(after, status, event.recorded_at)
-    position = store.append_unlocked(
+    written = store.append_unlocked(
         event,
         previous_hash=head.hash,
         status=status,
         snapshot=folding.pack(after, stream_id),
         more=more,
     )
-    if position is None or over:
+    if not isinstance(written, int) or over:
         forget(stream_id)
-    if position is None:
-        return None
-    event.position = position
+    if not isinstance(written, int):
+        return Stale(head, written)
+    event.position = written
     if not over:
         remember(stream_id, Head(after.version, event.hash, after))
     return store.read(event), after, status
+
+
+def _fresh_head(stream_id: uuid.UUID, stale: Stale) -> Head | None:
+    """The head read by the statement that wrote nothing, if it is another than the one tried
+    (the same one means the statement waited on a writer that has since moved the stream on)."""
+    found = stale.head
+    if found is None or found.status != Stream.Status.IN_PROGRESS:
+        return None
+    if (found.version, found.hash) == (stale.tried.version, stale.tried.hash):
+        return None
+    folded = folding.unpack_head(stream_id, Stream.Category.GAME, found)
+    if folded is None:
+        return None
+    head = Head(found.version, found.hash, folded)
+    remember(stream_id, head)
+    return head
 
 
 _SLOW_TYPES = SERVICE_ONLY | {UNDO}

@@ -266,17 +266,32 @@ def pack(folded: Folded, stream_id: uuid.UUID) -> bytes:
 
 def unpack(stream: Stream) -> Folded | None:
     """The snapshot, if present, current, authentic and readable; else None (the caller refolds)."""
-    if not stream.snapshot or stream.snapshot_version != stream.version:
+    if stream.snapshot_version != stream.version:
         return None
-    snapshot = memoryview(stream.snapshot)
-    mac, body = snapshot[:_MAC_SIZE], snapshot[_MAC_SIZE:]
-    if not hmac.compare_digest(mac, _mac(stream.pk, stream.version, body)):
+    return _unpack(stream.pk, stream.category, stream.version, stream.snapshot)
+
+
+def unpack_head(stream_id: uuid.UUID, category: str, head: store.StreamHead) -> Folded | None:
+    """unpack() of a head read by the fast path's statement (store.StreamHead)."""
+    if head.snapshot_version != head.version:
+        return None
+    return _unpack(stream_id, category, head.version, head.snapshot)
+
+
+def _unpack(
+    stream_id: uuid.UUID, category: str, version: int, snapshot: bytes | memoryview | None
+) -> Folded | None:
+    if not snapshot:
+        return None
+    view = memoryview(snapshot)
+    mac, body = view[:_MAC_SIZE], view[_MAC_SIZE:]
+    if not hmac.compare_digest(mac, _mac(stream_id, version, body)):
         return None  # not made here for this stream and version: never unpickled
     try:
         header, state = pickle.loads(body)
     except Exception:  # an unreadable cache is not an error: the events are the truth
         return None
-    return Folded(stream.category, header, state, stream.version)
+    return Folded(category, header, state, version)
 
 
 def load(stream: Stream, at_version: int | None = None) -> Folded:

@@ -36,11 +36,13 @@ def player_register(*, name: Any, member_number: Any = None, user: Any) -> Playe
 def _member_number(value: Any) -> str | None:
     if value is None:
         return None
-    if not isinstance(value, str | int) or isinstance(value, bool) or not str(value).strip():
+    number = str(value).strip() if isinstance(value, str | int) else ""
+    if isinstance(value, bool) or not number or len(number) > 30:
         raise BadSetup(
-            "player.bad_member_number", "A member number is a short text.", field="member_number"
+            "player.bad_member_number",
+            "A member number is a text of 1 to 30 characters.",
+            field="member_number",
         )
-    number = str(value).strip()[:30]
     if Player.objects.filter(member_number=number).exists():
         raise BadSetup(
             "player.member_number_taken",

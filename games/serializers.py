@@ -24,17 +24,27 @@ class FormatField(serializers.CharField):
 
 class SeatSpec(serializers.Serializer[Any]):
     player = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    name = serializers.CharField(required=False, max_length=100, allow_blank=False)
+    # Not trimmed here: a name of spaces is the service's to refuse (422 seat.bad_name), as the
+    # schema's minLength cannot say "not only spaces".
+    name = serializers.CharField(
+        required=False, max_length=100, allow_blank=False, trim_whitespace=False
+    )
+    member_number = serializers.CharField(
+        required=False, max_length=30, allow_blank=False, trim_whitespace=False
+    )
 
     def validate(self, attrs):  # type: ignore[no-untyped-def]
-        if attrs.get("player") is None and not attrs.get("name"):
-            raise serializers.ValidationError("A seat needs a player id or a name.")
+        if attrs.get("player") is None and not attrs.get("name") and not attrs.get("member_number"):
+            raise serializers.ValidationError(
+                "A seat needs a player id, a member number or a name."
+            )
         return attrs
 
 
 class GameCreate(serializers.Serializer[Any]):
     kind = KindField(max_length=60)
-    seats = SeatSpec(many=True, required=False, max_length=16)  # type: ignore[call-arg]
+    # A list field, so that the schema carries maxItems too.
+    seats = serializers.ListField(child=SeatSpec(), required=False, max_length=16)
     ruleset = serializers.DictField(required=False, default=dict)
     setup = serializers.DictField(required=False, default=dict)
     match = serializers.UUIDField(required=False, allow_null=True)
@@ -51,7 +61,7 @@ class EventCreate(serializers.Serializer[Any]):
 
 class MatchCreate(serializers.Serializer[Any]):
     format = FormatField(max_length=60)
-    players = SeatSpec(many=True, max_length=16)  # type: ignore[call-arg]
+    players = serializers.ListField(child=SeatSpec(), max_length=16)
     teams = serializers.ListField(required=False, default=list, max_length=16)
     ruleset = serializers.DictField(required=False, default=dict)
     entry = serializers.ChoiceField(choices=["live", "sheet"], required=False, default="live")

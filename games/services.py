@@ -13,17 +13,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
 from games import events as event_types
 from games import fast_append, folding, outbox, permissions, readmodels, register, store
 from games.canonical import canonical
-from games.models import Game, GameSeat, Match, MatchSeat, Player, Stream
+from games.models import Game, GameSeat, Match, MatchSeat, Outbox, Player, Stream
 from games.rules import registry
 from games.rules.base import Move, ReportsToMatch, make_ruleset, ruleset_as_dict, step
 from games.rules.errors import BadSetup, IllegalEvent
-from games.webhooks import services as webhooks
 from games.rules.events import (
     GAME_FINISHED,
     GAME_SCORED,
@@ -34,8 +34,11 @@ from games.rules.events import (
     SERVICE_ONLY,
     UNDO,
 )
+from games.webhooks import services as webhooks
 
 CLOSE_TASK = "scoring.close_match"  # the Celery task that runs match_close
+RENDER_TASK = "scoring.render_document"  # renders a printed document (scoring/documents.py)
+SHEET_RENDER_KEY = "render:sheet:"  # + the match id: the outbox row of its score sheet
 
 
 @dataclass(frozen=True)
@@ -568,9 +571,22 @@ def _after_append(stream: Stream, folded: folding.Folded, event: store.StoredEve
         match_id = folded.header.get("match")
         if match_id and stream.status == Stream.Status.FINISHED:
             _report_game_to_match(stream, folded, uuid.UUID(match_id))
-    elif stream.category == Stream.Category.MATCH and stream.status == Stream.Status.FINISHED:
-        if folded.match_rules.closing_event(folded.state) is not None:
-            outbox.register(CLOSE_TASK, [str(stream.pk)], key=_close_key(stream.pk))
+    elif stream.category == Stream.Category.MATCH:
+        if stream.status == Stream.Status.FINISHED:
+            if folded.match_rules.closing_event(folded.state) is not None:
+                outbox.register(CLOSE_TASK, [str(stream.pk)], key=_close_key(stream.pk))
+        _render_sheet_again(stream)
+
+
+def _render_sheet_again(stream: Stream) -> None:
+    """A match event (game finished or scored, settled, rated, taken back) changes its score
+    sheet: render it again ahead of its readers, once, if it was ever rendered (its outbox row,
+    ``render:sheet:<id>``, exists). Without a worker the next reader renders it instead."""
+    if not settings.REPORTS_RENDER_AHEAD or stream.version < 2:
+        return
+    key = f"{SHEET_RENDER_KEY}{stream.pk}"
+    if Outbox.objects.filter(key=key).exists():
+        outbox.register(RENDER_TASK, [key.removeprefix("render:")], key=key)
 
 
 def _report_game_to_match(game_stream: Stream, folded: folding.Folded, match_id: uuid.UUID) -> None:

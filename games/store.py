@@ -144,8 +144,25 @@ WITH s AS (
     FROM s
     RETURNING position
 ){more}
-SELECT position FROM e
+SELECT e.position, NULL::integer, NULL::varchar, NULL::varchar, NULL::bytea, NULL::integer
+FROM e
+UNION ALL
+SELECT NULL, h.version, h.head_hash, h.status, h.snapshot, h.snapshot_version
+FROM games_stream h
+WHERE h.id = %(stream)s AND NOT EXISTS (SELECT FROM e)
 """
+
+
+@dataclass(frozen=True)
+class StreamHead:
+    """A stream row's head as a statement that wrote nothing read it (the statement's snapshot:
+    a writer that committed while the statement waited for the row's lock is not in it)."""
+
+    version: int
+    hash: str
+    status: str
+    snapshot: bytes | None
+    snapshot_version: int | None
 
 
 def append_unlocked(
@@ -155,12 +172,14 @@ def append_unlocked(
     status: str,
     snapshot: bytes,
     more: list[tuple[str, dict[str, Any]]],
-) -> int | None:
+) -> int | StreamHead | None:
     """Append ``event`` right after version ``event.version - 1`` in one statement (PostgreSQL).
 
     The UPDATE of the stream row takes its lock and re-checks the version and the head's hash
     (which pins the whole history the caller folded), so a writer that lost the race, or that
-    folded onto a head that never committed, inserts nothing and gets None. ``more`` are
+    folded onto a head that never committed, inserts nothing. Its answer is then the stream's
+    head as the same statement read it (None for no such stream), so that a writer whose head
+    was stale can fold again without another round trip; else the event's position. ``more`` are
     read-model updates written in the same statement, each ``(sql, params)`` with a
     ``WITH``-clause body that may refer to ``s``.
     """
@@ -187,7 +206,9 @@ def append_unlocked(
     return _execute_append(_APPEND_SQL.format(more=clauses), params, event.id)
 
 
-def _execute_append(sql: str, params: dict[str, Any], event_id: uuid.UUID) -> int | None:
+def _execute_append(
+    sql: str, params: dict[str, Any], event_id: uuid.UUID
+) -> int | StreamHead | None:
     try:
         # Alone, the statement is its own transaction; inside a caller's transaction a
         # savepoint keeps a duplicate id from aborting the caller's work.
@@ -198,7 +219,12 @@ def _execute_append(sql: str, params: dict[str, Any], event_id: uuid.UUID) -> in
             row = _fetch(sql, params)
     except IntegrityError:
         raise EventIdReused(event_id) from None
-    return None if row is None else int(row[0])
+    if row is None:
+        return None
+    if row[0] is not None:
+        return int(row[0])
+    snapshot = None if row[4] is None else bytes(row[4])
+    return StreamHead(int(row[1]), str(row[2]), str(row[3]), snapshot, row[5])
 
 
 def _fetch(sql: str, params: dict[str, Any]) -> tuple[Any, ...] | None:

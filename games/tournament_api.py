@@ -8,7 +8,7 @@ tournament's state folded from its stream, as of now, of a round (``?round=``) o
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db.models import Q
@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions as drf_permissions
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -76,7 +76,7 @@ class PlayerList(APIView):
 
     @extend_schema(request=answers.PlayerCreate, responses={201: answers.PlayerAnswer})
     def post(self, request: Request) -> Response:
-        body = _body(request)
+        body = _body(request, answers.PlayerCreate)
         player = register.player_register(
             name=body.get("name"), member_number=body.get("member_number"), user=request.user
         )
@@ -96,7 +96,7 @@ class PlayerMerge(APIView):
 
     @extend_schema(request=answers.PlayerMerge, responses={200: answers.PlayerAnswer})
     def post(self, request: Request, pk: int) -> Response:
-        body = _body(request)
+        body = _body(request, answers.PlayerMerge)
         player = register.player_merge(
             player=pk, into=body.get("into"), reason=body.get("reason"), user=request.user
         )
@@ -123,10 +123,10 @@ def _as_of_version(request: Request, pk: uuid.UUID) -> int | None:
     text = request.query_params.get("as_of")
     if text is None:
         return None
-    when = parse_datetime(text)
+    when = _utc(text)
     if when is None:
         raise BadValue("query.bad_value", f"as_of must be an ISO date and time, not {text!r}.")
-    events = Event.objects.filter(stream_id=pk, recorded_at__lte=_aware(when))
+    events = Event.objects.filter(stream_id=pk, recorded_at__lte=when)
     version = events.order_by("-version").values_list("version", flat=True).first()
     if version is None:
         raise BadValue("query.bad_value", f"The tournament did not exist yet at {text}.")
@@ -135,6 +135,16 @@ def _as_of_version(request: Request, pk: uuid.UUID) -> int | None:
 
 def _aware(when: datetime) -> datetime:
     return when if timezone.is_aware(when) else timezone.make_aware(when)
+
+
+def _utc(text: str) -> datetime | None:
+    """``text`` as a UTC time, or None if it is not one: a well-formed but impossible date
+    (``2026-13-45T00:00``) or an offset PostgreSQL cannot hold (``+16:34``) is a 400, not a 500."""
+    try:
+        when = parse_datetime(text)
+        return None if when is None else _aware(when).astimezone(UTC)
+    except (ValueError, OverflowError):
+        return None
 
 
 class TournamentList(TournamentView):
@@ -209,7 +219,9 @@ class TournamentEntries(TournamentView):
 
     @extend_schema(request=answers.EntryCreate, responses={201: answers.TournamentAnswer})
     def post(self, request: Request, pk: uuid.UUID) -> Response:
-        tournament_services.entry_add(tournament_id=pk, spec=_body(request), user=request.user)
+        tournament_services.entry_add(
+            tournament_id=pk, spec=_body(request, answers.EntryCreate), user=request.user
+        )
         return Response(
             tournament_json(self.folded(request, pk), pk), status=status.HTTP_201_CREATED
         )
@@ -221,7 +233,7 @@ class TournamentRounds(TournamentView):
 
     @extend_schema(request=answers.RoundCreate, responses={201: answers.RoundAnswer})
     def post(self, request: Request, pk: uuid.UUID) -> Response:
-        body = _body(request)
+        body = _body(request, answers.RoundCreate)
         seed = body.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise BadValue("request.bad_seed", "seed is a whole number.")
@@ -295,7 +307,7 @@ class TournamentKeepers(TournamentView):
 
     @extend_schema(request=answers.KeeperAssign, responses={201: answers.RoundAnswer})
     def post(self, request: Request, pk: uuid.UUID) -> Response:
-        body = _body(request)
+        body = _body(request, answers.KeeperAssign)
         tournament_services.keeper_assign(
             tournament_id=pk,
             round=body.get("round"),
@@ -310,9 +322,7 @@ class TournamentKeepers(TournamentView):
 class TournamentStandings(TournamentView):
     """``?round=N`` (default: the latest), ``?as_of=`` a time."""
 
-    @extend_schema(
-        parameters=[ROUND_PARAM, AS_OF_PARAM], responses={200: answers.StandingsAnswer}
-    )
+    @extend_schema(parameters=[ROUND_PARAM, AS_OF_PARAM], responses={200: answers.StandingsAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         state: ts.TournamentState = self.folded(request, pk).state
         upto = _int_param(request, "round", len(state.rounds), 0, len(state.rounds))
@@ -419,10 +429,18 @@ class TournamentEvents(TournamentView):
 # --- helpers ----------------------------------------------------------------------------------
 
 
-def _body(request: Request) -> dict[str, Any]:
+def _body(
+    request: Request, shape: type[serializers.Serializer[Any]] | None = None
+) -> dict[str, Any]:
+    """The request's JSON object, checked against its documented ``shape`` where one is given
+    (400 ``request.invalid`` with the fields at fault); the services check the rest."""
     if not isinstance(request.data, dict):
         raise BadValue("request.not_an_object", "The request body must be a JSON object.")
-    return dict(request.data)
+    if shape is None:
+        return dict(request.data)
+    body = shape(data=request.data)
+    body.is_valid(raise_exception=True)
+    return dict(body.validated_data)
 
 
 def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:

@@ -24,6 +24,7 @@ from games import folding, permissions, services, store
 from games.canonical import canonical
 from games.models import Match, Stream, Tournament, TournamentEntry, TournamentTable
 from games.rules import registry
+from games.rules.base import make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent
 from games.tournaments import rounds, standings
 from games.tournaments import state as ts
@@ -95,14 +96,37 @@ def _header(spec: dict[str, Any]) -> dict[str, Any]:
         "table_size": spec.get("table_size", 1 if format == "scarney-solitaire" else 2),
         "entry": spec.get("entry", "sheet"),
         "ruleset": spec.get("ruleset") or {},
-        "tiebreaks": list(spec.get("tiebreaks", DEFAULT_TIEBREAKS)),
-        "double": bool(spec.get("double", False)),
+        "tiebreaks": spec.get("tiebreaks", list(DEFAULT_TIEBREAKS)),
+        "double": spec.get("double", False),
         "seeding": spec.get("seeding", "entry"),
-        "published": bool(spec.get("published", True)),
+        "published": spec.get("published", True),
     }
+    _check_choices(header)
     ts.settings_from(header)  # the system
     _check_header(header, rules.min_seats, rules.max_seats)
+    # The matches' house rules, checked now rather than when the first round starts them.
+    make_ruleset(rules.ruleset_type, header["ruleset"])
     return header
+
+
+def _check_choices(header: dict[str, Any]) -> None:
+    for flag in ("double", "published"):
+        if not isinstance(header[flag], bool):
+            raise BadSetup(
+                "tournament.bad_flag", f"{flag} is true or false, not {header[flag]!r}.", field=flag
+            )
+    tiebreaks = header["tiebreaks"]
+    if (
+        not isinstance(tiebreaks, list)
+        or any(t not in standings.TIEBREAKS for t in tiebreaks)
+        or len(set(tiebreaks)) != len(tiebreaks)
+    ):
+        raise BadSetup(
+            "tournament.bad_tiebreak",
+            "tiebreaks lists, in order and each once, some of "
+            f"{', '.join(standings.TIEBREAKS)}.",
+            field="tiebreaks",
+        )
 
 
 def _check_header(header: dict[str, Any], low: int, high: int) -> None:
@@ -133,14 +157,6 @@ def _check_header(header: dict[str, Any], low: int, high: int) -> None:
         )
     if header["seeding"] not in ("entry", "random"):
         raise BadSetup("tournament.bad_seeding", "seeding is 'entry' (entry order) or 'random'.")
-    bad = [t for t in header["tiebreaks"] if t not in standings.TIEBREAKS]
-    if bad:
-        raise BadSetup(
-            "tournament.bad_tiebreak",
-            f"Tie-breaks are chosen from {', '.join(standings.TIEBREAKS)}; "
-            f"not {', '.join(map(str, bad))}.",
-            field="tiebreaks",
-        )
 
 
 @transaction.atomic

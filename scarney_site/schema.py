@@ -55,6 +55,19 @@ ERRORS: dict[str, tuple[str, str]] = {
 WRITES = ("post", "put", "patch", "delete")
 
 
+# Reads that need a login whatever they read (the feed, keepers, webhooks); every other GET is
+# open to anyone for finished public rows (a game in progress answers 401 without a login).
+NEEDS_LOGIN = ("/api/v1/events", "/api/v1/webhooks")
+
+
+def _readable_without_login(operation: dict[str, Any]) -> None:
+    if "keepers" in operation.get("operationId", ""):
+        return
+    security = operation.setdefault("security", [])
+    if {} not in security:
+        security.append({})
+
+
 def error_response(status: str) -> dict[str, Any]:
     when, codes = ERRORS[status]
     return {
@@ -72,6 +85,8 @@ def statuses_of(path: str, method: str, operation: dict[str, Any]) -> list[str]:
         found.append("404")
     if method in WRITES:
         found += ["401", "403", "409", "422"]
+    if path.endswith(("/pot/", "/analysis/")):
+        found.append("422")  # pot.none, analysis.unavailable: the game has none
     return sorted(set(found))
 
 
@@ -83,12 +98,25 @@ def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -
     schemas.setdefault("GameKind", {"type": "string", "enum": registry.kinds()})
     schemas.setdefault("MatchFormat", {"type": "string", "enum": registry.formats()})
     schemas.setdefault("EventType", {"type": "string", "enum": sorted(EVENT_TYPES)})
+    _seat_needs_player_or_name(schemas)
     for path, methods in result.get("paths", {}).items():
         for method, operation in methods.items():
             responses = operation.setdefault("responses", {})
             for status in statuses_of(path, method, operation):
                 responses.setdefault(status, error_response(status))
+            if method == "get" and not path.startswith(NEEDS_LOGIN):
+                _readable_without_login(operation)
     return result
+
+
+def _seat_needs_player_or_name(schemas: dict[str, Any]) -> None:
+    """A seat names a player by id or by a name (games/serializers.py SeatSpec.validate)."""
+    seat = schemas.get("SeatSpecRequest")
+    if seat is not None:
+        seat["anyOf"] = [
+            {"required": ["player"], "properties": {"player": {"type": "integer"}}},
+            {"required": ["name"], "properties": {"name": {"type": "string", "minLength": 1}}},
+        ]
 
 
 def filter_parameters(filterset_class: Any) -> list[OpenApiParameter]:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.db.models import Q
-from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -25,7 +25,7 @@ from games.representation import event_json
 from games.store import read
 from scarney_site.conditional import conditional, etag_of
 from scarney_site.query import BAD_VALUE, QueryChecked, QueryError, bad_value, filtered
-from scarney_site.renderers import CsvRenderer, HtmlRenderer, NdjsonRenderer
+from scarney_site.renderers import CsvRenderer, NdjsonRenderer
 from scarney_site.schema import filter_parameters
 from scoring import answers, exports, history, reports, selectors, stats
 from scoring.filters import MatchFilter
@@ -125,27 +125,6 @@ class MatchHistory(QueryChecked, StreamView):
         return conditional(
             request, match_etag(stream), lambda: Response(reports.match_history(stream.match))
         )
-
-
-class MatchScoreSheet(QueryChecked, StreamView):
-    category = Stream.Category.MATCH
-    renderer_classes = [JSONRenderer, CsvRenderer, HtmlRenderer]
-    renderings = {
-        "csv": (reports.score_sheet_csv, "text/csv; charset=utf-8"),
-        "html": (reports.score_sheet_html, "text/html; charset=utf-8"),
-    }
-
-    @extend_schema(
-        responses={(200, "text/csv"): OpenApiTypes.STR, (200, "text/html"): OpenApiTypes.STR}
-    )
-    def get(self, request: Request, pk: uuid.UUID, rendering: str) -> HttpResponse:
-        """The score sheet as the rule books print it (CSV or HTML)."""
-        stream = self.get_stream(pk)
-        render, content_type = self.renderings[rendering]
-        answer = HttpResponse(render(reports.match_history(stream.match)), content_type)
-        if rendering == "csv":
-            answer["Content-Disposition"] = f'attachment; filename="score-sheet-{pk}.csv"'
-        return answer
 
 
 KIND = OpenApiParameter(

@@ -24,9 +24,7 @@ class Line:
 
 def progression(names: list[str], cumulative: list[list[int]]) -> list[Line]:
     """One line per seat from the sheet's rows of cumulative scores (one row a game)."""
-    return [
-        Line(name, (0, *(row[seat] for row in cumulative))) for seat, name in enumerate(names)
-    ]
+    return [Line(name, (0, *(row[seat] for row in cumulative))) for seat, name in enumerate(names)]
 
 
 def svg(lines: list[Line], title: str = "Cumulative score, game by game") -> str:

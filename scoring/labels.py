@@ -12,6 +12,9 @@ WORDS = {
     "solitaire": "Solitaire",
     "hl": "High-Low",
     "3000": "3000",
+    "buchholz": "Buchholz",
+    "sonneborn": "Sonneborn",
+    "berger": "Berger",
 }
 
 
@@ -19,9 +22,17 @@ def status(value: str) -> str:
     return STATUS.get(value, _sentence(value))
 
 
+# Whole names the rule books spell their own way.
+FORMATS = {"high-low-scarney": "High-Low Scarney"}
+
+
 def format_name(kind: str) -> str:
-    """``high-low-scarney`` -> ``High Low Scarney``; each word capitalised as a title."""
-    return " ".join(WORDS.get(word, word.capitalize()) for word in kind.replace("_", "-").split("-"))
+    """``scarney-solitaire`` -> ``Scarney Solitaire``; each word capitalised as a title."""
+    if kind in FORMATS:
+        return FORMATS[kind]
+    return " ".join(
+        WORDS.get(word, word.capitalize()) for word in kind.replace("_", "-").split("-")
+    )
 
 
 def bonus(kind: str) -> str:
@@ -29,8 +40,11 @@ def bonus(kind: str) -> str:
     return _sentence(kind)
 
 
+TIEBREAKS = {"sonneborn_berger": "Sonneborn-Berger"}
+
+
 def tiebreak(key: str) -> str:
-    return _sentence(key)
+    return TIEBREAKS.get(key) or _sentence(key)
 
 
 def _sentence(key: str) -> str:

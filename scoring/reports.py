@@ -90,7 +90,7 @@ class _TextCells:
 def heading(match: Match) -> dict[str, Any]:
     """What heads a sheet: the event (a tournament's name, round and table, or the club's own
     match), the date it was played, the table and the venue."""
-    tournament = match.tournament.name if match.tournament_id else None
+    tournament = match.tournament.name if match.tournament is not None else None
     place = []
     if match.round_number:
         place.append(f"round {match.round_number}")
@@ -150,10 +150,8 @@ def _standing_row(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def result_line(
-    history: dict[str, Any], standing: list[dict[str, Any]], names: list[str]
-) -> str:
-    """"Ann wins by 230", "Ann and Bob tie on 120", or who leads while the match goes on."""
+def result_line(history: dict[str, Any], standing: list[dict[str, Any]], names: list[str]) -> str:
+    """ "Ann wins by 230", "Ann and Bob tie on 120", or who leads while the match goes on."""
     if len(standing) < 2 or not history["games"]:
         return ""
     ordered = sorted(standing, key=lambda row: (row["rank"], row["seat"]))

@@ -55,3 +55,31 @@ def checkpoint() -> int | None:
     for problem in made.problems:
         logging.getLogger(__name__).error("checkpoint: %s", problem)
     return made.checkpoint.pk if made.checkpoint else None
+
+
+@shared_task(
+    name="scoring.render_document",
+    autoretry_for=(Exception,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def render_document(spec: str) -> list[str]:
+    """Render every format of a printed document (scoring/documents.py) into the storage; the
+    names stored. Safe to run twice: the second run writes the same files again."""
+    from scoring import documents
+
+    return documents.render_requested(spec)
+
+
+@shared_task(name="scoring.nightly_report")
+def nightly_report(day: str | None = None) -> list[str]:
+    """The club's nightly report of ``day`` (ISO date; beat leaves it out: yesterday, since beat
+    runs it just after midnight), stored as HTML and PDF."""
+    from datetime import date, timedelta
+
+    from django.utils import timezone
+
+    from scoring import documents
+
+    when = date.fromisoformat(day) if day else timezone.localdate() - timedelta(days=1)
+    return documents.store_nightly(when)

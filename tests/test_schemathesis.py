@@ -14,6 +14,8 @@ Two checks are narrowed, by design:
   schema and still be a move the rules forbid (a jump over no pawn, a game kind whose setup is
   wrong, pairing a round while a table plays), which is a 422 with the rule's code, documented
   for each of them. The schema cannot express the rules of every game.
+- ``positive_data_acceptance`` also takes 400 on reads whose parameters name data (a cursor,
+  a feed position, a time): see DATA_REFERENCES.
 - ``use_after_free`` and ``ensure_resource_availability`` are not run: the API deletes nothing
   a later GET could miss (events are append-only; the one DELETE drops a keeper, which is not a
   resource with its own URL).
@@ -47,13 +49,27 @@ BIN = Path(sys.executable).parent
 EXAMPLES = os.environ.get("SCHEMATHESIS_EXAMPLES", "8")
 # Operations where a body valid by the schema may still break a rule (422): see the docstring.
 RULE_JUDGED = [
-    "^/api/v1/games/$",
-    "^/api/v1/matches/$",
-    "^/api/v1/(games|matches|tournaments)/\\{id\\}/events/$",
-    "^/api/v1/(games|matches)/\\{id\\}/keepers/$",
-    "^/api/v1/tournaments/\\{id\\}/(entries|rounds|keepers)/$",
-    "^/api/v1/tournaments/$",
-    "^/api/v1/players/(\\{id\\}/merge/)?$",
+    ("^/api/v1/(games|matches)/$", "POST"),
+    ("^/api/v1/(games|matches|tournaments)/\\{id\\}/events/$", "POST"),
+    ("^/api/v1/(games|matches)/\\{id\\}/keepers/$", "POST"),
+    ("^/api/v1/(games|matches)/\\{id\\}/keepers/", "DELETE"),
+    ("^/api/v1/tournaments/\\{id\\}/(entries|rounds|keepers)/$", "POST"),
+    ("^/api/v1/tournaments/$", "POST"),
+    ("^/api/v1/players/(\\{id\\}/merge/)?$", "POST"),
+    ("^/api/v1/webhooks/$", "POST"),
+    ("^/api/v1/games/\\{id\\}/(pot|analysis)/$", "GET"),
+]
+# Reads whose parameters name data, not just a shape: a cursor is a token from a page's
+# ``next`` (400 request.bad_cursor otherwise), ``after`` a position some event has,
+# ``at_version`` a version the stream has, ``as_of`` a time after the tournament began (400
+# query.bad_value otherwise). Any well-formed value matches the schema; only the server knows
+# which exist.
+DATA_REFERENCES = [
+    "^/api/v1/(games|matches)/$",
+    "^/api/v1/(games|matches)/\\{id\\}/(events/)?$",
+    "^/api/v1/players/\\{id\\}/(history/|plays.json)$",
+    "^/api/v1/events(/|.ndjson)$",
+    "^/api/v1/tournaments/\\{id\\}/(rounds/\\{number\\}/|standings/|settlement/|events/)?$",
 ]
 
 
@@ -77,7 +93,7 @@ def database_url() -> str:
 
 
 @pytest.fixture
-def gunicorn() -> Iterator[str]:
+def gunicorn(tmp_path: Path) -> Iterator[str]:
     """gunicorn with the project's config, on the test database; its base URL."""
     port = free_port()
     env = {
@@ -91,7 +107,10 @@ def gunicorn() -> Iterator[str]:
     }
     env.pop("REDIS_URL", None)  # Celery runs eagerly in the web process
     command = [str(BIN / "gunicorn"), "scarney_site.wsgi", "--config", "gunicorn.conf.py"]
-    process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    with open(tmp_path / "gunicorn.log", "wb") as log:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, start_new_session=True, stdout=log, stderr=log
+        )
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(url, process)
@@ -115,26 +134,43 @@ def wait_until_up(url: str, process: subprocess.Popen[bytes]) -> None:
 
 
 def config(seeded: Seeded) -> str:
-    """schemathesis.toml: the seeded ids as path parameters, and the narrowed check."""
-    ids = [
-        ("^/api/v1/games/\\{id\\}", f'"path.id" = "{seeded.game}"'),
-        ("^/api/v1/matches/\\{id\\}", f'"path.id" = "{seeded.match}"'),
-        ("^/api/v1/players/\\{id\\}", f'"path.id" = {seeded.player}'),
-        (
-            "^/api/v1/tournaments/\\{id\\}",
-            f'"path.id" = "{seeded.tournament}"\n"path.number" = 1',
-        ),
-    ]
-    blocks = [
-        f"[[operations]]\ninclude-path-regex = '{regex}'\n[operations.parameters]\n{values}\n"
-        for regex, values in ids
-    ]
-    blocks += [
-        f"[[operations]]\ninclude-path-regex = '{regex}'\n"
-        "[operations.checks.positive_data_acceptance]\n"
-        'expected-statuses = ["2xx", "401", "403", "404", "409", "422"]\n'
-        for regex in RULE_JUDGED
-    ]
+    """schemathesis.toml: the seeded ids as path parameters, and the narrowed check.
+
+    schemathesis merges every ``[[operations]]`` block that matches, the later ones over the
+    earlier: the ids first, then the narrowed checks (each block carries the ids too)."""
+    ids = {
+        "games": f'"path.id" = "{seeded.game}"',
+        "matches": f'"path.id" = "{seeded.match}"',
+        "players": f'"path.id" = {seeded.player}',
+        "tournaments": f'"path.id" = "{seeded.tournament}"\n"path.number" = 1',
+    }
+
+    def block(regex: str, method: str | None, statuses: list[str] | None) -> str:
+        text = f"[[operations]]\ninclude-path-regex = '{regex}'\n"
+        if method:
+            # Every other method excluded: schemathesis ORs the include keys of a block (path
+            # or method), while any exclusion removes the operation.
+            text += f"exclude-method-regex = '^(?!{method}$)'\n"
+        resource = regex.removeprefix("^/api/v1/").split("/")[0]
+        if "\\{id" in regex and resource in ids:
+            text += f"[operations.parameters]\n{ids[resource]}\n"
+        if statuses:
+            text += "[operations.checks.positive_data_acceptance]\n"
+            text += f"expected-statuses = {statuses!r}\n".replace("'", '"')
+        return text
+
+    def each(regex: str) -> list[str]:
+        """One regex per resource, so that each gets its own id."""
+        for names in ("(games|matches|tournaments)", "(games|matches)"):
+            if names in regex:
+                return [regex.replace(names, name) for name in names.strip("()").split("|")]
+        return [regex]
+
+    judged = ["2xx", "401", "403", "404", "409", "422"]
+    references = ["2xx", "304", "400", "401", "403", "404"]
+    blocks = [block(f"^/api/v1/{name}/\\{{id\\}}", None, None) for name in ids]
+    blocks += [block(one, "GET", references) for regex in DATA_REFERENCES for one in each(regex)]
+    blocks += [block(one, method, judged) for regex, method in RULE_JUDGED for one in each(regex)]
     return "\n".join(blocks)
 
 
@@ -165,10 +201,25 @@ def test_the_api_keeps_its_schema(gunicorn: str, staff: bool, tmp_path: Path) ->
         "--no-color",
         "--request-timeout",
         "20",
+        # One worker: schemathesis' generators describe hypothesis strategies by parsing lambda
+        # sources, which CPython 3.11 does not survive from several threads at once
+        # ("SystemError: AST constructor recursion depth mismatch").
         "--workers",
-        "4",
+        "1",
+        # PostgreSQL text cannot hold NUL, so the JSON parser refuses it (400 request.malformed,
+        # docs/ERRORS.md); the schema's strings cannot say so in OpenAPI 3.0.
+        "--generation-allow-x00",
+        "false",
     ]
     if os.environ.get("CI"):
         command += ["--generation-deterministic"]
     run = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
-    assert run.returncode == 0, run.stdout[-12000:] + run.stderr[-2000:]
+    (tmp_path / "schemathesis.txt").write_text(run.stdout)  # the whole report, for a look
+    server_errors = [
+        line
+        for line in (tmp_path / "gunicorn.log").read_text(errors="replace").splitlines()
+        if "Error" in line and not line.startswith(("Bad Request", "Forbidden", "Unprocessable"))
+    ]
+    assert run.returncode == 0, "\n".join(
+        [run.stdout[-12000:], run.stderr[-2000:], *server_errors[-40:]]
+    )

@@ -160,7 +160,7 @@ def _deal(targets: list[dict[str, Any]], shape: dict[str, Any], left: list[str])
     }
 
 
-def discard(game: dict[str, Any], names: dict[int, str], legal: list[Any]) -> dict[str, Any]:
+def discard(game: dict[str, Any], names: dict[int, str], legal: list[Any]) -> dict[str, Any] | None:
     """Who discards, how many, and the cards he may choose among (from the legal discards where
     the game lists them; the matching legal event is what the page sends)."""
     listed = [m["data"] for m in legal if m["type"] == "cards.discarded"]
@@ -169,10 +169,11 @@ def discard(game: dict[str, Any], names: dict[int, str], legal: list[Any]) -> di
         choices = sorted_cards({c for data in listed for c in data["cards"]})
         count: int | None = len(listed[0]["cards"])
     else:
-        seat = game.get("turn") if isinstance(game.get("turn"), int) else 0
-        held = game.get("hands")
-        choices = sorted_cards(held[seat]) if isinstance(held, list) else unseen(game)
-        count = None
+        # A recorded hand: the seat on turn discards from his recorded cards.
+        turn, held = game.get("turn"), game.get("hands")
+        if not isinstance(turn, int) or not isinstance(held, list):
+            return None
+        seat, choices, count = turn, sorted_cards(held[turn]), None
     return {
         "seat": seat,
         "name": names.get(seat, f"seat {seat}"),
@@ -190,6 +191,8 @@ def hands(
     rows = []
     for key, held in _shown_hands(game, names):
         codes = sorted_cards(held)
+        if not codes:
+            continue  # a hand played out
         on_turn = any(code in moves for code in codes)
         rows.append(
             {
@@ -253,7 +256,7 @@ def won(game: dict[str, Any], names: dict[int, str], legal: list[Any]) -> list[d
     if not winners:
         winners = [p.get("seat") for p in (_table(game).get("trick") or {}).get("plays", [])]
     return [
-        {"label": f"Trick won by {who(game, w, names)}", "move": move_json("trick.won", {"winner": w})}
+        {"label": f"Trick to {who(game, w, names)}", "move": move_json("trick.won", {"winner": w})}
         for w in winners
     ]
 
@@ -320,4 +323,4 @@ def move_label(game: dict[str, Any], move: dict[str, Any], names: dict[int, str]
     if type in MOVE_WORDS:
         card = card_json(data["card"])["face"] if data.get("card") else ""
         return f"{person} {MOVE_WORDS[type].format(card=card)}".strip()
-    return type
+    return str(type)

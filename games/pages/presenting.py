@@ -60,6 +60,8 @@ WHAT_NEXT = {
     "pawn.jumped": "jump",
     "pawns.removed": "remove pawns",
     "dice.thrown": "throw",
+    "dice.kept": "keep dice or group them",
+    "dice.grouped": "group the dice",
     "cards.dealt": "deal",
     "value.announced": "announce the start value",
     "cards.discarded": "discard",
@@ -95,6 +97,9 @@ def page(game: dict[str, Any]) -> dict[str, Any]:
         # Plays, discards and trick winners have their own controls on a card page.
         legal = [m for m in legal if m["type"] not in card_table.CARD_CONTROLS]
         legal = [m for m in legal if m["type"] not in PLAIN_ACTIONS]
+    if legal is not None and "dice" in game:
+        # Double Cameroon's groupings are entered by tapping the dice (dice.choosing).
+        legal = [m for m in legal if m["type"] != "dice.grouped"]
     drawn = board(game) if "board" in game else None
     return {
         "game": game,
@@ -227,6 +232,21 @@ def legal_label(move: dict[str, Any], board_now: dict[str, str | None]) -> str:
     return str(PLAIN_ACTIONS.get(move["type"], move["type"]))
 
 
+def advice(found: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    """The solver's answer for a person: the best total or the winner, and the line, numbered."""
+    line = [legal_label(move, {}) for move in found.get("line") or []]
+    if "value" in found:
+        summary = f"Best total from here: {found['value']}"
+        if found.get("from_start") is not None:
+            summary += f" (best from the starting position: {found['from_start']})"
+        summary += "."
+    elif found.get("winner") is None:
+        summary = "With best play by both, neither player wins."
+    else:
+        summary = f"With best play by both, {names.get(found['winner'], 'seat')} wins."
+    return {"summary": summary, "line": line}
+
+
 # --- board games ---------------------------------------------------------------------------------
 
 
@@ -287,11 +307,30 @@ def dice(game: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
         "frames": frames(view, names),
         "last_turn": last_turn(view, names),
         "sheet": sheet(game, names),
+        "choosing": choosing(game, view),
     }
 
 
-def throw_line(throw: dict[str, Any]) -> dict[str, Any]:
+def choosing(game: dict[str, Any], view: dict[str, Any]) -> dict[str, Any] | None:
+    """Double Cameroon between throws: the ten dice showing, to keep some of or to group into
+    two fives, and the player's open categories."""
+    expected = game["expected"] if game["status"] == "in_progress" else []
+    if "dice.kept" not in expected and "dice.grouped" not in expected:
+        return None
+    return {
+        "showing": list(view.get("showing") or []),
+        "may_keep": "dice.kept" in expected,
+        "may_group": "dice.grouped" in expected,
+        "categories": [
+            {"name": c, "label": c.replace("_", " ")} for c in view.get("open_categories") or []
+        ],
+    }
+
+
+def throw_line(throw: dict[str, Any] | list[str]) -> dict[str, Any]:
     """One throw: its faces, its outcome, its points and what made them."""
+    if isinstance(throw, list):  # Double Cameroon keeps only the faces of each throw
+        return {"faces": throw, "outcome": "", "points": None, "notes": []}
     notes = []
     if throw.get("double_down"):
         notes.append("double down")

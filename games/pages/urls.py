@@ -17,4 +17,5 @@ urlpatterns = [
     path("games/<uuid:pk>/", views.game_page, name="game"),
     path("games/<uuid:pk>/table/", views.game_table, name="game-table"),
     path("games/<uuid:pk>/moves/", views.game_move, name="game-move"),
+    path("games/<uuid:pk>/advice/", views.game_advice, name="game-advice"),
 ]

@@ -17,17 +17,19 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from games import folding, services
+from games import analysis, folding, services
 from games.canonical import BadValue
 from games.models import Stream
 from games.pages import presenting, queries
 from games.pages.forms import GameStartForm, MoveForm
 from games.permissions import NotPermitted, is_recorder
 from games.representation import game_json, game_status
+from games.rules.base import Analysable
 from games.rules.errors import RuleError
 from games.store import EventIdReused, VersionConflict
 
 TABLE = "games/pages/_table.html"
+ADVICE = "games/pages/_advice.html"
 
 
 @require_GET
@@ -163,7 +165,34 @@ def _table_context(
         # Only a hint for what to draw: the service makes the real check on every move.
         "can_record": stream.status == Stream.Status.IN_PROGRESS
         and is_recorder(request.user, stream.pk),
+        "advice_offered": advice_offered(folded),
     }
+
+
+def advice_offered(folded: folding.Folded) -> bool:
+    """The solver's advice is offered for study positions only, so it spoils no live game."""
+    setup = folded.header.get("setup") or {}
+    study = isinstance(setup, dict) and bool(setup.get("position"))
+    return study and isinstance(folded.game_rules, Analysable)
+
+
+@require_GET
+def game_advice(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    """The solver's best line from the position on the table (the analysis endpoint's answer),
+    rendered on request into the page; a position it cannot solve gets its sentence."""
+    stream = get_object_or_404(Stream, pk=pk, category=Stream.Category.GAME)
+    if not _may_read(request, stream):
+        return _login_needed(request)
+    folded = folding.load(stream)
+    if not advice_offered(folded):
+        # Answered 200 with a sentence: htmx swaps only successful answers into the page.
+        return render(request, ADVICE, {"refusal": "Advice is given for study positions only."})
+    try:
+        found = analysis.analyse(stream)
+    except RuleError as error:
+        return render(request, ADVICE, {"refusal": error.message})
+    names = {seat["seat"]: seat["name"] for seat in folded.header["seats"]}
+    return render(request, ADVICE, presenting.advice(found, names))
 
 
 def _may_read(request: HttpRequest, stream: Stream) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.rules.errors import IllegalEvent
-from games.tournaments import pairing, standings
+from games.tournaments import pairing, standings, swiss
 from games.tournaments.state import Round, TournamentState, results_missing
 
 PAIRING_BYE_POINTS = 1.0
@@ -85,10 +85,8 @@ def _by_system(
         return pairing.round_robin(everyone, number, double=settings.double, withdrawn=gone)
     field = [e for e in entrants(state) if e.player in set(active)]
     if settings.system == "swiss":
-        return pairing.swiss(field, number, requested_byes=(), rounds=settings.rounds)
-    return pairing.tables(
-        field, settings.table_size, number, seed=seed if seed is not None else 0, min_size=min_size
-    )
+        return swiss.swiss(field, number, requested_byes=(), rounds=settings.rounds)
+    return pairing.tables(field, settings.table_size, number, seed=seed, min_size=min_size)
 
 
 def _by_hand(

@@ -88,11 +88,16 @@ DIRECTORS_ONLY = {
     401: OpenApiResponse(OpenApiTypes.OBJECT, description="`permission.login_required`"),
     403: OpenApiResponse(OpenApiTypes.OBJECT, description="`permission.director_only`"),
 }
+# The routes take any segment as the id, so that a method they do not take is 405 whatever the
+# id; one that is not a number names no webhook (404).
+WEBHOOK_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The webhook's id.")
 STATUS = OpenApiParameter(
     "status", str, enum=Delivery.Status.values, description="Only the deliveries of this status."
 )
 LIMIT = OpenApiParameter(
-    "limit", int, description=f"At most this many, newest first: 1 to {LIMIT_MAX} ({LIMIT_DEFAULT})."
+    "limit",
+    {"type": "integer", "minimum": 1, "maximum": LIMIT_MAX},
+    description=f"How many, newest first: 1 to {LIMIT_MAX} ({LIMIT_DEFAULT}).",
 )
 
 
@@ -131,27 +136,32 @@ class WebhookList(QueryChecked, APIView):
 class WebhookDetail(QueryChecked, APIView):
     permission_classes = [drf_permissions.AllowAny]
 
-    @extend_schema(responses={200: WebhookAnswer, **DIRECTORS_ONLY})
-    def get(self, request: Request, pk: int) -> Response:
+    @extend_schema(parameters=[WEBHOOK_ID], responses={200: WebhookAnswer, **DIRECTORS_ONLY})
+    def get(self, request: Request, pk: str) -> Response:
         """One webhook (never its secret)."""
-        return Response(webhook_json(_one(request, pk)))
+        return Response(webhook_json(_one(request, _webhook_id(pk))))
 
-    @extend_schema(responses={200: WebhookAnswer})
-    def delete(self, request: Request, pk: int) -> Response:
+    @extend_schema(parameters=[WEBHOOK_ID], responses={200: WebhookAnswer})
+    def delete(self, request: Request, pk: str) -> Response:
         """Deactivate the webhook: nothing more is delivered to it; it stays listed."""
-        services.webhook_deactivate(webhook_id=pk, user=request.user)
-        return Response(webhook_json(_one(request, pk)))
+        services.webhook_deactivate(webhook_id=_webhook_id(pk), user=request.user)
+        return Response(webhook_json(_one(request, _webhook_id(pk))))
 
 
 class WebhookDeliveries(QueryChecked, APIView):
     permission_classes = [drf_permissions.AllowAny]
     query_names = ("status", "limit")
 
-    @extend_schema(parameters=[STATUS, LIMIT], responses={200: DeliveryPage, **DIRECTORS_ONLY})
-    def get(self, request: Request, pk: int) -> Response:
+    @extend_schema(
+        parameters=[WEBHOOK_ID, STATUS, LIMIT], responses={200: DeliveryPage, **DIRECTORS_ONLY}
+    )
+    def get(self, request: Request, pk: str) -> Response:
         """The webhook's deliveries, newest first, with their status and their last answer."""
         webhook, rows = services.deliveries_list(
-            webhook_id=pk, user=request.user, status=_status(request), limit=_limit(request)
+            webhook_id=_webhook_id(pk),
+            user=request.user,
+            status=_status(request),
+            limit=_limit(request),
         )
         return Response({"webhook": webhook.pk, "results": [delivery_json(d) for d in rows]})
 
@@ -200,6 +210,10 @@ def _one(request: Request, pk: int) -> Webhook:
     """The webhook with its counts, by the same directors-only listing."""
     rows = services.webhook_list(user=request.user).select_related("created_by")
     return rows.get(pk=pk)
+
+
+def _webhook_id(text: str) -> int:
+    return int(text) if text.isascii() and text.isdigit() else 0
 
 
 def _no_deliveries() -> dict[str, int]:

@@ -41,7 +41,7 @@ TASK = "webhooks.deliver"
 USER_AGENT = "scarney-webhooks/1"
 LEASE_MARGIN = 30.0  # seconds an attempt holds its delivery beyond the request's timeout
 READ_AT_MOST = 64 * 1024  # bytes of the receiver's answer read (and dropped)
-PAYLOAD_FIELDS = ("id", "type", "version", "data", "recorded_at")
+PAYLOAD_FIELDS = ("id", "type", "stream", "version", "data", "recorded_at")
 
 
 @dataclass(frozen=True)
@@ -81,9 +81,8 @@ def outbox_key(delivery_id: uuid.UUID) -> str:
 
 def payload(event: Event) -> bytes:
     """The body POSTed: the event as the event lists show it, with its stream."""
-    shown = event_json(store.read(event))
+    shown = {**event_json(store.read(event)), "stream": str(event.stream_id)}
     document = {name: shown[name] for name in PAYLOAD_FIELDS}
-    document["stream"] = str(event.stream_id)
     return json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode()
 
 

@@ -9,7 +9,7 @@ from celery import shared_task
 from games.webhooks import sending
 
 
-@shared_task(name=sending.TASK)
+@shared_task(name=sending.TASK)  # type: ignore[untyped-decorator]  # Celery is untyped
 def deliver(delivery_id: str) -> str:
     """Make the delivery's next attempt if it is due (the outbox sends it again when it is);
     the delivery's status afterwards. A failed POST is recorded, not raised: no Celery retry."""

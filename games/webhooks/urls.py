@@ -6,9 +6,9 @@ from games.webhooks import api
 
 urlpatterns = [
     path("webhooks/", api.WebhookList.as_view(), name="webhook-list"),
-    path("webhooks/<int:pk>/", api.WebhookDetail.as_view(), name="webhook-detail"),
+    path("webhooks/<str:pk>/", api.WebhookDetail.as_view(), name="webhook-detail"),
     path(
-        "webhooks/<int:pk>/deliveries/",
+        "webhooks/<str:pk>/deliveries/",
         api.WebhookDeliveries.as_view(),
         name="webhook-deliveries",
     ),

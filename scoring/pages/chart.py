@@ -11,12 +11,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-WIDTH, HEIGHT = 640, 300
-LEFT, RIGHT, TOP, BOTTOM = 64, 16, 16, 48
+WIDTH, HEIGHT = 480, 270
+LEFT, RIGHT, TOP, BOTTOM = 80, 12, 14, 50
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#000000", "#56B4E9")
 MARKERS = ("circle", "square", "triangle", "diamond", "cross", "star", "bar")
 DASHES = ("", "8 4", "2 4", "12 4 2 4", "4 4", "1 3", "10 2")
-MARKER_SIZE = 6
+MARKER_SIZE = 7
 
 
 def cumulative_chart(names: list[str], games: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -38,7 +38,7 @@ def cumulative_chart(names: list[str], games: list[dict[str, Any]]) -> dict[str,
         "y_ticks": [{"label": tick, "y": y_of(tick)} for tick in y_ticks],
         "zero": y_of(0) if low < 0 < high else None,
         "x_title": {"x": (LEFT + WIDTH - RIGHT) / 2, "y": HEIGHT - 8},
-        "y_title": {"x": 16, "y": (TOP + HEIGHT - BOTTOM) / 2},
+        "y_title": {"x": 14, "y": (TOP + HEIGHT - BOTTOM) / 2},
         "lines": lines,
     }
 

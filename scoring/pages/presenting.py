@@ -11,10 +11,17 @@ from typing import Any
 
 from scoring.pages.chart import cumulative_chart
 
+# Names a plain capitalisation would spoil.
+PROPER = {
+    "sonneborn_berger": "Sonneborn-Berger",
+    "buchholz": "Buchholz",
+    "round_robin": "Round robin",
+}
+
 
 def label(kind: str) -> str:
     """``match_bonus`` -> ``Match bonus``: a code as a person reads it."""
-    return kind.replace("_", " ").replace("-", " ").capitalize()
+    return PROPER.get(kind) or kind.replace("_", " ").replace("-", " ").capitalize()
 
 
 def sheet(history: dict[str, Any], match: dict[str, Any]) -> dict[str, Any]:
@@ -44,12 +51,12 @@ def _row(game: dict[str, Any], names: list[str]) -> dict[str, Any]:
         "number": game["number"],
         "game": game["game"],
         "cells": [{"score": s, "cumulative": c} for s, c in cells],
-        "winners": [names[seat] for seat in game["winners"] if seat < len(names)],
+        "winners": [names[seat] for seat in game.get("winners", []) if seat < len(names)],
         "bonuses": [
             {"name": names[b["seat"]], "label": label(b["kind"]), "points": b["points"]}
-            for b in game["bonuses"]
+            for b in game.get("bonuses", [])
         ],
-        "warnings": game["warnings"],
+        "warnings": game.get("warnings", []),
     }
 
 
@@ -81,6 +88,7 @@ def tournament_round(played: dict[str, Any], standings: dict[str, Any]) -> dict[
     return {
         **played,
         "tables": [_table(table, table["table"] in missing) for table in played["tables"]],
+        "byes": [{**bye, "points": figure(bye["points"])} for bye in played["byes"]],
         "still_playing": [
             " v ".join(seat["name"] for seat in table["seats"])
             for table in played["tables"]

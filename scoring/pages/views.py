@@ -7,14 +7,18 @@ line is recorded by ``services.event_record`` like any event, and who may record
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from typing import Any
 
 from django import forms
+from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
+from redis import RedisError
 
 from games import folding, services, store
 from games.canonical import BadValue
@@ -30,6 +34,7 @@ from scoring.pages import presenting, scoreboard
 from scoring.reports import match_history
 
 MAX_SCORE = 10**7
+BOARD_CACHE_S = 120
 
 
 # --- a match's score sheet ---------------------------------------------------------------------
@@ -120,6 +125,7 @@ def _match(
         )
     context = {
         "match": shown,
+        "status_label": presenting.label(shown["status"]),
         "sheet": sheet,
         "form": form if can_record else None,
         "refused": refused,
@@ -176,7 +182,12 @@ def tournament_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
         for number in range(len(state.rounds), 0, -1)
     ]
     context = {
-        "tournament": {**shown, "format_label": presenting.label(shown["format"])},
+        "tournament": {
+            **shown,
+            "format_label": presenting.label(shown["format"]),
+            "system_label": presenting.label(shown["system"]),
+            "status_label": presenting.label(shown["status"]),
+        },
         "rounds": rounds,
         "standings": presenting.standings_table(standings, shown["tiebreaks"]),
         "settlement": settlement_json(state),
@@ -208,7 +219,8 @@ def scoreboard_board(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     tag = _tag_or_404(request, pk)
     if _unchanged(request, tag):
         return _not_modified(tag)
-    return _fragment(request, "scoring/pages/_board.html", scoreboard.board(pk), tag)
+    html = _rendered(f"board:{pk}:{tag}", "scoring/pages/_board.html", lambda: scoreboard.board(pk))
+    return _fragment(html, tag)
 
 
 @require_GET
@@ -223,7 +235,12 @@ def table_board(request: HttpRequest, pk: uuid.UUID, number: int) -> HttpRespons
     tag = _tag_or_404(request, pk)
     if _unchanged(request, tag):
         return _not_modified(tag)
-    return _fragment(request, "scoring/pages/_table_board.html", _table_or_404(pk, number), tag)
+    html = _rendered(
+        f"board:{pk}:{number}:{tag}",
+        "scoring/pages/_table_board.html",
+        lambda: _table_or_404(pk, number),
+    )
+    return _fragment(html, tag)
 
 
 def _tag_or_404(request: HttpRequest, pk: uuid.UUID) -> str:
@@ -252,10 +269,25 @@ def _not_modified(tag: str) -> HttpResponse:
     return answer
 
 
-def _fragment(
-    request: HttpRequest, template: str, context: dict[str, Any], tag: str
-) -> HttpResponse:
-    answer = render(request, template, context)
+def _rendered(key: str, template: str, context: Any) -> str:
+    """The fragment for this tag, drawn once and shared by every screen that asks for it.
+
+    A tag names the versions of every stream the board shows, so the same tag always draws the
+    same board: a cached copy can be stale for no one, in this process or another.
+    """
+    try:
+        html = cache.get(key)
+    except RedisError:
+        html = None  # a cache that cannot answer only costs a render
+    if html is None:
+        html = render_to_string(template, context())
+        with contextlib.suppress(RedisError):
+            cache.set(key, html, BOARD_CACHE_S)
+    return str(html)
+
+
+def _fragment(html: str, tag: str) -> HttpResponse:
+    answer = HttpResponse(html)
     answer["ETag"] = tag
     answer["Cache-Control"] = "no-cache"
     return answer

@@ -194,7 +194,8 @@ def test_verify_events_counts_the_streams_and_events_it_checked_on_a_clean_datab
 
     out, err = verify()
 
-    assert "Checked 2 streams and 10 events: 0 problem(s)." in out
+    # ... and the register's: opened, then its one new player (2 events).
+    assert "Checked 3 streams and 12 events: 0 problem(s)." in out
     assert err == ""
 
 

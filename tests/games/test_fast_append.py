@@ -149,3 +149,33 @@ def test_a_black_corner_finish_on_the_fast_path_itemises_its_bonus_rows(
     assert GameSummary.objects.get(pk=game.pk).scores[0]["total"] == 37 + 40 + 20
     rows = BonusAward.objects.filter(game_id=game.pk).values_list("kind", "points", "pawns")
     assert sorted(rows) == [("black", 20, ["B2"]), ("black_corner", 40, ["B1"])]
+
+
+def test_a_head_left_stale_by_another_process_costs_no_locked_path(monkeypatch: Any) -> None:
+    # given this process's cached head one move behind the stream (another process moved it)
+    game_id, rng = started_game(4)
+    first = next_move(game_id, rng)
+    services.event_record(
+        stream_id=game_id, event_id=uuid.uuid4(), type=first.type, data=dict(first.data)
+    )
+    stale = fast_append._heads[game_id]
+    second = next_move(game_id, rng)
+    services.event_record(
+        stream_id=game_id, event_id=uuid.uuid4(), type=second.type, data=dict(second.data)
+    )
+    fast_append.remember(game_id, stale)
+
+    # when a move comes without expected_version, and the locked path is out of reach
+    def locked_path(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a stale head must not send the move to the locked path")
+
+    monkeypatch.setattr(services, "_record", locked_path)
+    third = next_move(game_id, rng)
+    recorded = services.event_record(
+        stream_id=game_id, event_id=uuid.uuid4(), type=third.type, data=dict(third.data)
+    )
+
+    # then the statement that wrote nothing gave the fresh head, and the move landed on it
+    assert recorded.created and recorded.event.version == 5
+    assert fast_append._heads[game_id].version == 5
+    assert folding.refold(Stream.objects.get(pk=game_id)).state == recorded.folded.state

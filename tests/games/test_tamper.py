@@ -33,6 +33,7 @@ from django.utils.crypto import salted_hmac
 
 from games import fast_append, folding, services, store
 from games.models import Checkpoint, Event, Player, Stream
+from games.register import REGISTER_ID
 from games.rules import registry
 from games.rules.base import Move
 from games.rules.scarney_board.board import CIRCLES, circle_name
@@ -276,9 +277,11 @@ def test_checkpoint_signs_the_head_of_every_stream_with_a_key_made_in_a_0600_fil
 
     signed = checkpoint()
 
+    # Ann and Bob were new names: the register's stream recorded them (opened, then two).
     assert signed.heads == {
         str(first): [4, stream(first).head_hash],
         str(second): [2, stream(second).head_hash],
+        str(REGISTER_ID): [3, stream(REGISTER_ID).head_hash],
     }
     canonical = json.dumps(signed.heads, sort_keys=True, separators=(",", ":"))
     assert signed.digest == hashlib.sha256(canonical.encode()).hexdigest()

@@ -16,10 +16,7 @@ from typing import Any
 
 import pytest
 
-# Playwright's sync API runs an event loop in this thread; the ORM calls of the tests are still
-# plain synchronous calls between browser steps, so Django's async guard has nothing to protect.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
+ASYNC_UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -37,7 +34,9 @@ SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 PASSWORD = "secret-pass-1"
 
 
-@pytest.fixture(scope="session")
+# One browser per module: Playwright's event loop lives as long as it does, and the tests of
+# other directories must run without one (they keep Django's async guard).
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.fail(
@@ -47,10 +46,22 @@ def browser() -> Iterator[Any]:
         )
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+    # Playwright's sync API runs an event loop in this thread while the browser lives; the ORM
+    # calls of the tests (and the database flush after each) are still plain synchronous calls
+    # between browser steps, so Django's async guard has nothing to protect. Set for as long as
+    # the browser lives only: the deploy check of another test must not inherit it.
+    previous = os.environ.get(ASYNC_UNSAFE)
+    os.environ[ASYNC_UNSAFE] = "true"
+    try:
+        with sync_playwright() as playwright:
+            launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            yield launched
+            launched.close()
+    finally:
+        if previous is None:
+            os.environ.pop(ASYNC_UNSAFE, None)
+        else:
+            os.environ[ASYNC_UNSAFE] = previous
 
 
 @pytest.fixture(scope="session")

@@ -53,6 +53,8 @@ def test_the_score_sheet_renders_as_csv_and_html_with_the_warnings(api: APIClien
     answer = api.get(f"/api/v1/matches/{match}/score-sheet.csv")
     assert answer.status_code == 200 and answer["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(answer.content.decode())))
+    assert ["Event", "Club match"] in rows and ["Venue", "the club"] in rows
+    rows = rows[rows.index([]) + 1 :]  # the table, under the sheet's heading
     assert rows[0] == ["Game", "Sid", "Warnings"]
     assert rows[1] == ["1", "116 - 116", ""]
     assert rows[2][:2] == ["2", "45 - 161"] and rows[2][2].startswith("score.unattainable: ")
@@ -163,6 +165,7 @@ def test_the_csv_sheet_never_hands_a_spreadsheet_a_formula(api: APIClient) -> No
             io.StringIO(api.get(f"/api/v1/matches/{match['id']}/score-sheet.csv").content.decode())
         )
     )
+    rows = rows[rows.index([]) + 1 :]  # the table, under the sheet's heading
     assert rows[0] == ["Game", "'" + name, "Warnings"]  # shown as text, never evaluated
     assert rows[1] == ["1", "116 - 116", ""]
 

@@ -67,7 +67,11 @@ class Roll:
 
 @dataclass(frozen=True, slots=True)
 class State:
-    """Every seat's total, the rolls so far, and the seats still to roll in this round."""
+    """Every seat's total, the latest rolls, and the seats still to roll in this round.
+
+    ``rolls`` keeps the last round's worth (at most one roll per seat): the state, its snapshot
+    and a move's answer stay the same size however long the game runs. Every roll is an event.
+    """
 
     seats: int
     totals: tuple[int, ...]
@@ -130,7 +134,11 @@ class HeartsDueRules:
         return Result(self.scores(state), winners=state.winners)
 
     def view(self, state: State) -> dict[str, Any]:
-        """Whose roll it is, with six dice in the cup, and every roll itemised."""
+        """Whose roll it is, with six dice in the cup, and the last round's rolls itemised.
+
+        At most one roll per seat, the latest: a move's answer stays the same size however long
+        the game runs (the whole game is at /events/ and /history/).
+        """
         return {
             "dice": {
                 "turn": self.current_player(state),
@@ -140,7 +148,7 @@ class HeartsDueRules:
                 "to_roll": list(state.queue),
                 "target": state.ruleset.hearts_due_target,
                 "target_reached": state.target_reached,
-                "rolls": [roll.as_dict() for roll in state.rolls],
+                "rolls": [roll.as_dict() for roll in state.rolls[-state.seats :]],
             },
             "totals": list(state.totals),
         }
@@ -203,7 +211,7 @@ def enter_roll(state: State, faces: tuple[str, ...], points: int, reset: bool) -
     after = dataclasses.replace(
         state,
         totals=totals,
-        rolls=(*state.rolls, roll),
+        rolls=(*state.rolls, roll)[-state.seats :],
         queue=state.queue[1:],
         target_reached=reached,
     )

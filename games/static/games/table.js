@@ -12,6 +12,7 @@
   let cup = []; // faces entered for the throw
   let dealing = null; // cards: {active: target, assigned: {card: target}} while a deal is entered
   let discarding = []; // cards selected for a discard
+  let picked = []; // Double Cameroon: indexes of the dice showing, selected to keep or group
   let sending = false;
   let retryTimer = null;
   let dropped = []; // moves not recorded because an earlier one was refused
@@ -132,6 +133,7 @@
     } else {
       table().outerHTML = html;
     }
+    drawDiscard();
   }
 
   function showQueue() {
@@ -334,6 +336,47 @@
     record("dice.thrown", data);
   }
 
+  // Double Cameroon: the dice showing are selected by index (faces repeat) to keep or group.
+  function togglePicked(index) {
+    picked = picked.includes(index) ? picked.filter((i) => i !== index) : picked.concat([index]);
+    drawPicked();
+  }
+
+  function drawPicked() {
+    const box = table().querySelector('[data-role="choosing"]');
+    if (!box) return;
+    const faces = [];
+    for (const button of box.querySelectorAll("[data-showing]")) {
+      const on = picked.includes(Number(button.dataset.showing));
+      button.classList.toggle("chosen", on);
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      if (on) faces.push(button.dataset.die);
+    }
+    box.querySelector('[data-role="chosen-dice"]').textContent = faces.length
+      ? "Selected: " + faces.join(" ")
+      : "No die selected.";
+    const group = box.querySelector('[data-action="group"]');
+    if (group) group.disabled = picked.length !== 5;
+  }
+
+  function pickedFaces(selected) {
+    const box = table().querySelector('[data-role="choosing"]');
+    return Array.from(box.querySelectorAll("[data-showing]"))
+      .filter((b) => picked.includes(Number(b.dataset.showing)) === selected)
+      .map((b) => b.dataset.die);
+  }
+
+  function sendGroups() {
+    const first = table().querySelector('[data-role="group-first"]').value;
+    const second = table().querySelector('[data-role="group-second"]').value;
+    record("dice.grouped", {
+      groups: [
+        { category: first, dice: pickedFaces(true) },
+        { category: second, dice: pickedFaces(false) },
+      ],
+    });
+  }
+
   // --- cards ----------------------------------------------------------------------------------
 
   const dealBox = () => table().querySelector('[data-role="deal"]');
@@ -470,6 +513,7 @@
     cup = [];
     dealing = null;
     discarding = [];
+    picked = [];
   }
 
   function clearInputs() {
@@ -478,6 +522,8 @@
     cup = [];
     dealing = null;
     discarding = [];
+    picked = [];
+    drawPicked();
     markSelection();
     drawCup();
     drawDeal();
@@ -511,12 +557,14 @@
       drawDeal();
     },
     discard: sendDiscard,
+    keep: () => record("dice.kept", { faces: pickedFaces(true) }),
+    group: sendGroups,
   };
 
   document.addEventListener("click", (event) => {
     if (!table() || table().dataset.canRecord !== "1") return;
     const target = event.target.closest(
-      "[data-move], [data-action], [data-circle], [data-tray], [data-face], [data-card], [data-deal-target]"
+      "[data-move], [data-action], [data-circle], [data-tray], [data-face], [data-card], [data-deal-target], [data-showing]"
     );
     if (!target || !table().contains(target)) return;
     if (target.dataset.move) {
@@ -531,6 +579,7 @@
     }
     if (target.dataset.face) return addFace(target.dataset.face);
     if (target.dataset.dealTarget) return chooseTarget(Number(target.dataset.dealTarget));
+    if (target.dataset.showing) return togglePicked(Number(target.dataset.showing));
     if (target.dataset.card) return onCard(target);
   });
 
@@ -538,15 +587,17 @@
   window.scarneyIdle = function () {
     const typing = document.activeElement && document.activeElement.matches("input, textarea");
     const dealt = dealing && Object.keys(dealing.assigned).length;
-    const entering = selection || removal.length || cup.length || Object.keys(layout).length || dealt || discarding.length;
+    const entering = selection || removal.length || cup.length || Object.keys(layout).length || dealt || discarding.length || picked.length;
     return !typing && !entering && !loadQueue().length && document.visibilityState === "visible";
   };
 
+  document.addEventListener("htmx:afterSwap", () => table() && drawDiscard());
   window.addEventListener("online", flush);
   window.addEventListener("offline", showQueue);
   document.addEventListener("DOMContentLoaded", () => {
     if (!table()) return;
     showQueue();
+    drawDiscard();
     flush(); // moves left queued by an earlier visit go now
   });
 })();

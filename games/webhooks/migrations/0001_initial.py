@@ -10,50 +10,98 @@ import games.webhooks.models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0007_tournaments_register'),
+        ("games", "0007_tournaments_register"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Webhook',
+            name="Webhook",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('url', models.CharField(max_length=2000)),
-                ('secret', models.CharField(editable=False, max_length=64)),
-                ('events', models.JSONField(default=games.webhooks.models.all_event_types)),
-                ('active', models.BooleanField(default=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('deactivated_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("url", models.CharField(max_length=2000)),
+                ("secret", models.CharField(editable=False, max_length=64)),
+                ("events", models.JSONField(default=games.webhooks.models.all_event_types)),
+                ("active", models.BooleanField(default=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("deactivated_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-id'],
+                "ordering": ["-id"],
             },
         ),
         migrations.CreateModel(
-            name='Delivery',
+            name="Delivery",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('type', models.CharField(max_length=60)),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('delivered', 'Delivered'), ('failed', 'Failed')], default='pending', max_length=10)),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('last_status_code', models.PositiveIntegerField(blank=True, null=True)),
-                ('last_error', models.TextField(blank=True, default='')),
-                ('next_attempt_at', models.DateTimeField()),
-                ('delivered_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.event')),
-                ('webhook', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='deliveries', to='webhooks.webhook')),
+                (
+                    "id",
+                    models.UUIDField(
+                        default=uuid.uuid4, editable=False, primary_key=True, serialize=False
+                    ),
+                ),
+                ("type", models.CharField(max_length=60)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending"),
+                            ("delivered", "Delivered"),
+                            ("failed", "Failed"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("last_status_code", models.PositiveIntegerField(blank=True, null=True)),
+                ("last_error", models.TextField(blank=True, default="")),
+                ("next_attempt_at", models.DateTimeField()),
+                ("delivered_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="games.event",
+                    ),
+                ),
+                (
+                    "webhook",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="deliveries",
+                        to="webhooks.webhook",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-event_id'],
-                'indexes': [models.Index(fields=['webhook', 'created_at'], name='delivery_of_webhook')],
-                'constraints': [models.UniqueConstraint(fields=('webhook', 'event'), name='delivery_once_per_event')],
+                "ordering": ["-created_at", "-event_id"],
+                "indexes": [
+                    models.Index(fields=["webhook", "created_at"], name="delivery_of_webhook")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("webhook", "event"), name="delivery_once_per_event"
+                    )
+                ],
             },
         ),
     ]

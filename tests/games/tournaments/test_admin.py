@@ -217,7 +217,7 @@ def test_service_refusals_are_messages_not_errors(admin_client: Client) -> None:
     # a tie-break the service does not know: the form again, with its sentence
     response = add_tournament(admin_client, tiebreaks="luck")
     assert response.status_code == 200 and landed(response) is None
-    assert "Tie-breaks are chosen from" in said(response)[0]
+    assert "tiebreaks lists, in order and each once, some of" in said(response)[0]
     assert not Tournament.objects.exists()
 
     add_tournament(admin_client)

@@ -12,7 +12,7 @@ import pytest
 
 from games import folding
 from games.models import Stream
-from games.tournaments import pairing
+from games.tournaments import swiss
 from tests.games.tournaments.helpers import (
     client_for,
     correction,
@@ -351,7 +351,7 @@ def test_replaying_a_tournament_gives_its_recorded_pairings_whatever_the_engine_
     def other_engine(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a replay must never pair again")
 
-    monkeypatch.setattr(pairing, "swiss", other_engine)
+    monkeypatch.setattr(swiss, "swiss", other_engine)
     stream = Stream.objects.get(pk=uuid.UUID(made["id"]))
     replayed = folding.refold(stream).state
     assert [t.players for t in replayed.round(2).tables] == [

@@ -19,16 +19,17 @@ from py4swiss.trf.codes import PlayerCode
 from py4swiss.trf.results import ColorToken, ResultToken, RoundResult
 from py4swiss.trf.sections import PlayerSection, XSection
 
+from games.tournaments import pairing
 from games.tournaments.pairing import (
     Entrant,
     Pairing,
     repeats,
     round_robin,
     round_robin_rounds,
-    swiss,
     table_sizes,
     tables,
 )
+from games.tournaments.swiss import swiss
 
 # --- round robin ---------------------------------------------------------------------------------
 
@@ -466,3 +467,11 @@ def test_tables_swaps_never_seat_more_repeats_than_the_standing_order(
             for rank, p in enumerate(t):
                 points[p] += rng.choice([0.0, 1.0]) * (len(t) - rank) / len(t)
                 met[p] += [q for q in t if q != p]
+
+
+def test_a_seeded_first_round_of_tables_deals_the_seeds_in_a_serpentine() -> None:
+    field = [pairing.Entrant(p, 0.0, (), (), 0, p) for p in range(9)]
+    made = pairing.tables(field, 3, 1, seed=None, min_size=2)
+    # seeds 0, 1, 2 head the three tables; 3, 4, 5 come back the other way; then 6, 7, 8
+    assert [sorted(t) for t in made.tables] == [[0, 5, 6], [1, 4, 7], [2, 3, 8]]
+    assert made.byes == ()

@@ -228,11 +228,16 @@ def test_malformed_sheets_are_bad_data(data: dict[str, Any]) -> None:
 # --- a live game, standing and settlement -------------------------------------------------------
 
 
-def play_live(seats: int, rng: random.Random, **house: Any) -> State:
+def play_live(
+    seats: int, rng: random.Random, rolls: list[Any] | None = None, **house: Any
+) -> State:
+    """A live game to its end; ``rolls`` collects every roll (the state keeps the latest only)."""
     game = HEARTS_DUE.initial_state({}, make_ruleset(MATCH.ruleset_type, house), seats)
     while not HEARTS_DUE.is_terminal(game):
         faces = [str(rng.randint(1, 6)) for _ in range(6)]
         game = HEARTS_DUE.apply(game, Move("dice.thrown", {"faces": faces}))
+        if rolls is not None:
+            rolls.append(game.rolls[-1])
     return game
 
 
@@ -280,13 +285,13 @@ def test_the_standing_shares_a_rank_on_equal_totals() -> None:
     assert [(r["total"], r["rank"], r["games_won"]) for r in empty] == [(0, 1, 0)] * 3
 
 
-def as_sheet(game: State) -> list[list[Any]]:
-    """The live game written as a sheet: one row per round, "reset" for three H's."""
+def as_sheet(seats: int, rolls: list[Any]) -> list[list[Any]]:
+    """The live game's rolls written as a sheet: one row per round, "reset" for three H's."""
     rows: list[list[Any]] = []
-    last = game.seats
-    for roll in game.rolls:
+    last = seats
+    for roll in rolls:
         if roll.seat <= last:
-            rows.append([None] * game.seats)
+            rows.append([None] * seats)
         rows[-1][roll.seat] = "reset" if roll.reset else roll.points
         last = roll.seat
     return rows
@@ -301,16 +306,18 @@ def test_a_live_game_written_as_a_sheet_gives_the_same_result(seed: int) -> None
         "hearts_due_equal_turns": rng.random() < 0.7,
         "hearts_due_reset_ones": rng.choice([3, "exactly_3"]),
     }
-    game = play_live(seats, rng, **house)
-    state = sheet(as_sheet(game), seats, house, scores=list(game.totals))
+    rolls: list[Any] = []
+    game = play_live(seats, rng, rolls, **house)
+    state = sheet(as_sheet(seats, rolls), seats, house, scores=list(game.totals))
     assert scores(state) == list(game.totals)
     assert state.entries[0].winners == game.winners
 
 
 def test_the_replay_matches_the_engine_fold_for_a_known_game() -> None:
     rolls = ["1 2 3 4 5 6", "1 2 3 4 5 6", "1 1 1 2 3 4", "1 2 4 5 6 6"]
-    game = fold(HEARTS_DUE, HEARTS_DUE.initial_state({}, None, 2), [
-        Move("dice.thrown", {"faces": faces.split()}) for faces in rolls
-    ])  # fmt: skip
-    assert as_sheet(game) == [[35, 35], ["reset", 10]]
+    moves = [Move("dice.thrown", {"faces": faces.split()}) for faces in rolls]
+    start = HEARTS_DUE.initial_state({}, None, 2)
+    game = fold(HEARTS_DUE, start, moves)
+    each = [fold(HEARTS_DUE, start, moves[: n + 1]).rolls[-1] for n in range(len(moves))]
+    assert as_sheet(2, each) == [[35, 35], ["reset", 10]]
     assert game.totals == (0, 45)

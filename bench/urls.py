@@ -1,0 +1,12 @@
+"""The bench's URLconf (``bench.settings``): the product's URLs and the ceiling view beside them.
+Never routed in the product: only ``bench/http.py`` serves it."""
+
+from django.urls import path
+
+from bench.ceiling import CeilingInsert
+from scarney_site.urls import urlpatterns as product
+
+urlpatterns = [
+    path("bench/ceiling/<uuid:pk>/", CeilingInsert.as_view()),
+    *product,
+]

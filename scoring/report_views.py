@@ -1,0 +1,181 @@
+"""The printed documents over HTTP: score sheets, a round's table cards, the standings, a player's
+evening slip (CSV, HTML, PDF), and the club's nightly reports (docs/API.md "Printed reports").
+
+A fresh stored rendering is answered as it is; otherwise the render is asked of a worker and the
+answer is 202 with ``Retry-After``. Without a broker (eager mode) the request renders the file
+itself and answers 200 at once.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404, HttpResponse
+from django.http.response import HttpResponseBase
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import permissions
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api import StreamView
+from games.models import Stream, Tournament
+from scarney_site.query import QueryChecked
+from scarney_site.renderers import CsvRenderer, HtmlRenderer
+from scoring import documents
+
+
+class PdfRenderer(JSONRenderer):
+    """Lets a client ask ``Accept: application/pdf``; errors still answer the house JSON."""
+
+    media_type = "application/pdf"
+    format = "pdf"
+
+
+RENDERING = OpenApiResponse(
+    OpenApiTypes.OBJECT,
+    description="Being rendered: ask again after `Retry-After` seconds.",
+)
+
+
+def _responses(*fmts: str) -> dict[Any, Any]:
+    shown: dict[Any, Any] = {
+        (200, documents.MEDIA_TYPES[fmt].split(";")[0]): OpenApiTypes.BINARY for fmt in fmts
+    }
+    shown[(202, "application/json")] = RENDERING
+    return shown
+
+
+class DocumentMixin(QueryChecked):
+    renderer_classes: Any = [JSONRenderer, CsvRenderer, HtmlRenderer, PdfRenderer]
+
+    def serve(self, document: documents.Document, fmt: str, filename: str) -> HttpResponseBase:
+        found = documents.open_fresh(document, fmt)
+        if found is None and documents.eager():
+            documents.store(document, fmt)
+            found = documents.open_fresh(document, fmt)
+        if found is None:
+            documents.request_render(document)
+            return rendering()
+        answer = _file_answer(found, fmt)
+        disposition = "attachment" if fmt == "csv" else "inline"
+        answer["Content-Disposition"] = f'{disposition}; filename="{filename}.{fmt}"'
+        return answer
+
+
+def _file_answer(found: Any, fmt: str) -> HttpResponse:
+    # Documents are small (a sheet's PDF is tens of kB): read whole, answered with a length.
+    with found:
+        return HttpResponse(found.read(), content_type=documents.MEDIA_TYPES[fmt])
+
+
+def rendering() -> Response:
+    wait = settings.REPORTS_RETRY_AFTER
+    answer = Response(
+        {
+            "status": "rendering",
+            "detail": f"The document is being rendered; ask again in {wait} s.",
+            "retry_after": wait,
+        },
+        status=202,
+    )
+    answer["Retry-After"] = str(wait)
+    return answer
+
+
+class MatchScoreSheet(DocumentMixin, StreamView):
+    category = Stream.Category.MATCH
+
+    @extend_schema(responses=_responses("csv", "html", "pdf"))
+    def get(self, request: Request, pk: uuid.UUID, rendering: str) -> HttpResponseBase:
+        """The score sheet as the rule books print it: CSV, HTML or PDF (with its chart)."""
+        self.get_stream(pk)
+        return self.serve(documents.ScoreSheet(pk), rendering, f"score-sheet-{pk}")
+
+
+class TournamentDocument(DocumentMixin, APIView):
+    """Published tournaments' documents are read by anyone; the rest by logged-in users."""
+
+    permission_classes = [permissions.AllowAny]
+
+    def check_tournament(self, request: Request, pk: uuid.UUID) -> None:
+        published = Tournament.objects.filter(pk=pk).values_list("published", flat=True).first()
+        if published is None or not (published or request.user.is_authenticated):
+            raise Http404
+
+
+def _or_404(make: Any, *args: Any) -> documents.Document:
+    try:
+        document: documents.Document = make(*args)
+    except documents.UnknownDocument:
+        raise Http404 from None
+    return document
+
+
+class RoundCards(TournamentDocument):
+    @extend_schema(responses=_responses("html", "pdf"))
+    def get(self, request: Request, pk: uuid.UUID, number: int, rendering: str) -> HttpResponseBase:
+        """A round's pairings (by table and by name) and one card per table."""
+        self.check_tournament(request, pk)
+        document = _or_404(documents.RoundCards, pk, number)
+        return self.serve(document, rendering, f"round-{number}-cards")
+
+
+class Standings(TournamentDocument):
+    @extend_schema(responses=_responses("html", "pdf"))
+    def get(self, request: Request, pk: uuid.UUID, rendering: str) -> HttpResponseBase:
+        """The standings after the latest round, its tie-breaks explained, and the payments."""
+        self.check_tournament(request, pk)
+        return self.serve(_or_404(documents.Standings, pk), rendering, "standings")
+
+
+class PlayerSlip(TournamentDocument):
+    @extend_schema(responses=_responses("html", "pdf"))
+    def get(self, request: Request, pk: uuid.UUID, player: int, rendering: str) -> HttpResponseBase:
+        """A player's evening: his tables, results, points and net, whom he pays, who pays him."""
+        self.check_tournament(request, pk)
+        return self.serve(_or_404(documents.Slip, pk, player), rendering, f"slip-{player}")
+
+
+# --- the nightly report ------------------------------------------------------------------------
+
+
+class NightlyList(QueryChecked, APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request) -> Response:
+        """The club's nightly reports, latest first, each with its HTML and PDF links."""
+        results = [
+            {
+                "date": day.isoformat(),
+                "html": request.build_absolute_uri(f"{day.isoformat()}.html"),
+                "pdf": request.build_absolute_uri(f"{day.isoformat()}.pdf"),
+            }
+            for day in documents.nightly_days()
+        ]
+        return Response({"results": results})
+
+
+class NightlyFile(QueryChecked, APIView):
+    permission_classes = [permissions.AllowAny]
+    renderer_classes = [JSONRenderer, HtmlRenderer, PdfRenderer]
+
+    @extend_schema(responses=_responses("html", "pdf"))
+    def get(self, request: Request, day: str, rendering: str) -> HttpResponseBase:
+        """One night's report, as stored by the nightly task."""
+        try:
+            when = date.fromisoformat(day)
+        except ValueError:
+            raise Http404 from None
+        found = documents.open_stored(f"{documents.NIGHTLY}/{when.isoformat()}.{rendering}")
+        if found is None:
+            raise Http404
+        answer = _file_answer(found, rendering)
+        answer["Content-Disposition"] = f'inline; filename="nightly-{when}.{rendering}"'
+        return answer

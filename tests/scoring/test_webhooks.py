@@ -1,0 +1,484 @@
+"""Webhooks (issue 13): a director registers a URL; match.settled, game.finished and round.paired
+are POSTed to it, signed, retried with backoff, and listed with their delivery status.
+
+The receiver is a real HTTP server on 127.0.0.1 (a random port, a thread of this process) that
+checks each signature as docs/API.md tells a receiver to. Tasks run eagerly on commit, as without
+a broker; the last test runs them on a real worker over Redis.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
+from games import outbox, services
+from games.models import Event, Outbox
+from games.webhooks import sending
+from games.webhooks import services as webhooks
+from games.webhooks.models import Delivery
+from tests.api_seed import tournament
+from tests.games.tournaments.helpers import client_for
+from tests.scoring.test_celery import celery_app, finished_tasks, wait_for, worker  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+# RULES.md Appendix B.1 entered leniently: a complete Singles sheet, settled by the close task.
+SINGLES_B1 = [[32, 19, 6], [24, 77, 34], [13, 29, 27], [38, 53, 110], [21, 30, 36]]
+# A Solitaire study position with one legal jump: a game of one move (tests/scoring/test_celery).
+STUDY = {"position": {"C1": "B1", "C2": "R2"}}
+LAST_JUMP = {"from": 1, "to": 3}
+QUICK_RETRIES = override_settings(WEBHOOK_RETRY_DELAYS=[0.3, 0.3])
+
+
+def verify(secret: str, body: bytes, header: str) -> bool:
+    """What docs/API.md tells a receiver to do with X-Scarney-Signature."""
+    expected = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected, header)
+
+
+# --- the receiver -----------------------------------------------------------------------------
+
+
+@dataclass
+class Received:
+    headers: dict[str, str]
+    body: bytes
+    signed: bool
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+@dataclass
+class Receiver:
+    """Answers each POST with the next of ``answers`` (then 200), and keeps what it got."""
+
+    url: str
+    secret: str = ""
+    answers: list[int] = field(default_factory=list)
+    got: list[Received] = field(default_factory=list)
+
+    def types(self) -> list[str]:
+        return [r.headers["X-Scarney-Event"] for r in self.got]
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    state = Receiver(url="")
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802  (http.server's name)
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            signed = verify(state.secret, body, self.headers.get("X-Scarney-Signature", ""))
+            state.got.append(Received(dict(self.headers.items()), body, signed))
+            self.send_response(state.answers.pop(0) if state.answers else 200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    state.url = f"http://127.0.0.1:{server.server_address[1]}/hooks/scarney"
+    try:
+        yield state
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def director() -> tuple[Any, APIClient]:
+    return client_for("director", staff=True)
+
+
+def register(api: APIClient, receiver: Receiver, **body: Any) -> dict[str, Any]:
+    answer = api.post("/api/v1/webhooks/", {"url": receiver.url, **body}, format="json")
+    assert answer.status_code == 201, answer.json()
+    receiver.secret = answer.json()["secret"]
+    return answer.json()  # type: ignore[no-any-return]
+
+
+def settle_sheet_match(user: Any) -> Any:
+    match = services.match_start(
+        format="scarney-singles",
+        players=[{"name": n} for n in "ABC"],
+        ruleset={"sheet_entry_validation": "lenient"},
+        entry="sheet",
+        user=user,
+    )
+    for scores in SINGLES_B1:
+        services.event_record(
+            stream_id=match.pk,
+            event_id=uuid.uuid4(),
+            type="game.scored",
+            data={"scores": scores},
+            user=user,
+        )
+    return match
+
+
+def finish_a_game_of_a_match(user: Any) -> Any:
+    match = services.match_start(format="scarney-solitaire", players=[{"name": "Ann"}], user=user)
+    game = services.game_start(
+        kind="scarney-solitaire", seats=None, match_id=match.pk, setup=STUDY, user=user
+    )
+    services.event_record(
+        stream_id=game.pk,
+        event_id=uuid.uuid4(),
+        type="pawn.jumped",
+        data=LAST_JUMP,
+        expected_version=1,
+        user=user,
+    )
+    return match
+
+
+# --- registration -----------------------------------------------------------------------------
+
+
+def test_only_a_director_registers_lists_or_deactivates_webhooks(
+    api: APIClient, anon: APIClient, director: Any
+) -> None:
+    body = {"url": "https://club.example.org/hooks"}
+    # a score-keeper is refused, and so is a caller without a login
+    for client, status, code in [
+        (api, 403, "permission.director_only"),
+        (anon, 401, "permission.login_required"),
+    ]:
+        for answer in [
+            client.post("/api/v1/webhooks/", body, format="json"),
+            client.get("/api/v1/webhooks/"),
+        ]:
+            assert (answer.status_code, answer.json()["code"]) == (status, code)
+
+    # a director registers one, and sees its secret this once
+    _, boss = director
+    made = boss.post("/api/v1/webhooks/", body, format="json")
+    assert made.status_code == 201
+    hook = made.json()
+    assert len(hook["secret"]) == 64 and int(hook["secret"], 16) >= 0
+    assert hook["events"] == ["match.settled", "game.finished", "round.paired"]
+    assert (hook["url"], hook["active"], hook["created_by"]) == (body["url"], True, "director")
+    assert hook["deliveries"] == {"pending": 0, "delivered": 0, "failed": 0}
+    listed = boss.get("/api/v1/webhooks/").json()["results"]
+    assert [h["id"] for h in listed] == [hook["id"]] and "secret" not in listed[0]
+    assert "secret" not in boss.get(f"/api/v1/webhooks/{hook['id']}/").json()
+
+    # and only a director deactivates it or reads its deliveries
+    assert api.delete(f"/api/v1/webhooks/{hook['id']}/").status_code == 403
+    assert api.get(f"/api/v1/webhooks/{hook['id']}/deliveries/").status_code == 403
+    gone = boss.delete(f"/api/v1/webhooks/{hook['id']}/")
+    assert gone.status_code == 200 and gone.json()["active"] is False
+    assert gone.json()["deactivated_at"] is not None
+    for missing in ["999999", "9" * 30, "abc", str(uuid.uuid4())]:
+        assert boss.delete(f"/api/v1/webhooks/{missing}/").json()["code"] == "not_found"
+        assert boss.get(f"/api/v1/webhooks/{missing}/deliveries/").status_code == 404
+        assert boss.generic("TRACE", f"/api/v1/webhooks/{missing}/").status_code == 405
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://club.example.org/hooks",
+        "javascript:alert(1)",
+        "file:///etc/passwd",
+        "http://",
+        "https:///path-only",
+        "club.example.org/hooks",
+        "http://club.example.org:port/",
+        "http://club.example.org/a b",
+        "",
+        12,
+        None,
+        "https://club.example.org/" + "x" * 2000,
+    ],
+)
+def test_a_url_that_is_not_http_or_https_is_refused(director: Any, url: Any) -> None:
+    _, boss = director
+    answer = boss.post("/api/v1/webhooks/", {"url": url}, format="json")
+    assert (answer.status_code, answer.json()["code"]) == (422, "webhook.bad_url")
+
+
+def test_bad_event_lists_and_unknown_fields_are_refused_with_their_codes(director: Any) -> None:
+    _, boss = director
+    url = "https://club.example.org/hooks"
+    cases = [
+        ({"url": url, "events": ["pawn.jumped"]}, 422, "webhook.bad_events"),
+        ({"url": url, "events": []}, 422, "webhook.bad_events"),
+        ({"url": url, "events": "match.settled"}, 422, "webhook.bad_events"),
+        ({"url": url, "secret": "mine"}, 422, "webhook.unknown_field"),
+        ([url], 400, "request.not_an_object"),
+    ]
+    for body, status, code in cases:
+        answer = boss.post("/api/v1/webhooks/", body, format="json")
+        assert (answer.status_code, answer.json()["code"]) == (status, code), body
+    assert boss.get("/api/v1/webhooks/").json()["results"] == []
+
+
+# --- deliveries -------------------------------------------------------------------------------
+
+
+def test_a_settled_match_is_posted_once_signed_with_the_webhooks_secret(
+    director: Any, receiver: Receiver, django_capture_on_commit_callbacks: Any
+) -> None:
+    # given a webhook for every event type
+    user, boss = director
+    register(boss, receiver)
+
+    # when a sheet match is entered to its end and the close task settles it
+    with django_capture_on_commit_callbacks(execute=True):
+        match = settle_sheet_match(user)
+
+    # then match.settled was POSTed once, signed, with the event as the event lists show it
+    assert receiver.types() == ["match.settled"]
+    got = receiver.got[0]
+    assert got.signed, "the signature does not verify with the webhook's secret"
+    event = Event.objects.get(stream_id=match.pk, type="match.settled")
+    assert got.json == {
+        "id": str(event.id),
+        "type": "match.settled",
+        "stream": str(match.pk),
+        "version": event.version,
+        "data": {
+            "payments": [{"from": 0, "to": 2, "points": 185}, {"from": 1, "to": 2, "points": 105}],
+            "nets": [-185, -105, 290],
+        },
+        "recorded_at": event.recorded_at.isoformat().replace("+00:00", "Z"),
+    }
+    assert got.headers["Content-Type"] == "application/json"
+    delivery = Delivery.objects.get()
+    assert got.headers["X-Scarney-Delivery"] == str(delivery.pk)
+    assert (delivery.status, delivery.attempts, delivery.last_status_code) == ("delivered", 1, 200)
+    assert Outbox.objects.get(key=f"webhook:{delivery.pk}").done_at is not None
+
+    # and a task sent again delivers nothing more
+    assert sending.attempt(delivery.pk) == "delivered"
+    assert len(receiver.got) == 1
+
+
+@QUICK_RETRIES
+def test_a_receiver_answering_500_then_200_gets_the_same_delivery_again_after_the_backoff(
+    director: Any, receiver: Receiver, django_capture_on_commit_callbacks: Any
+) -> None:
+    # given a receiver that fails once
+    user, boss = director
+    register(boss, receiver, events=["match.settled"])
+    receiver.answers = [500]
+
+    # when a match is settled
+    with django_capture_on_commit_callbacks(execute=True):
+        settle_sheet_match(user)
+
+    # then the delivery waits for its retry, and the relay sends nothing before it is due
+    delivery = Delivery.objects.get()
+    assert (delivery.status, delivery.attempts, delivery.last_status_code) == ("pending", 1, 500)
+    assert delivery.last_error == "HTTP 500 Internal Server Error"
+    assert outbox.relay_pending() == 0 and len(receiver.got) == 1
+
+    # when the backoff has passed, beat's relay sends it again
+    time.sleep(0.35)
+    assert outbox.relay_pending() == 1
+
+    # then the same delivery, byte for byte, was accepted on the second attempt
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempts, delivery.last_status_code) == ("delivered", 2, 200)
+    assert delivery.last_error == "" and delivery.delivered_at is not None
+    first, second = receiver.got
+    assert first.body == second.body and first.signed and second.signed
+    assert first.headers["X-Scarney-Delivery"] == second.headers["X-Scarney-Delivery"]
+    assert outbox.relay_pending() == 0
+
+
+@override_settings(WEBHOOK_RETRY_DELAYS=[0.05])
+def test_a_delivery_fails_after_its_last_attempt_and_is_never_sent_again(
+    director: Any, receiver: Receiver, django_capture_on_commit_callbacks: Any
+) -> None:
+    user, boss = director
+    register(boss, receiver, events=["match.settled"])
+    receiver.answers = [503, 503, 200]
+    with django_capture_on_commit_callbacks(execute=True):
+        settle_sheet_match(user)
+    time.sleep(0.1)
+    assert outbox.relay_pending() == 1
+
+    delivery = Delivery.objects.get()
+    assert (delivery.status, delivery.attempts, delivery.last_status_code) == ("failed", 2, 503)
+    time.sleep(0.1)
+    assert outbox.relay_pending() == 0
+    assert sending.attempt(delivery.pk) == "failed"
+    assert len(receiver.got) == 2
+
+
+def test_a_receiver_nobody_answers_at_is_recorded_as_not_reached(
+    director: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    user, boss = director
+    # nothing listens on port 1 of the loopback
+    boss.post("/api/v1/webhooks/", {"url": "http://127.0.0.1:1/hooks"}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        settle_sheet_match(user)
+    delivery = Delivery.objects.get()
+    assert (delivery.status, delivery.attempts, delivery.last_status_code) == ("pending", 1, None)
+    assert delivery.last_error.startswith("not reached:")
+
+
+def test_game_finished_and_round_paired_are_delivered_to_the_webhooks_subscribed(
+    director: Any, receiver: Receiver, django_capture_on_commit_callbacks: Any
+) -> None:
+    # given a webhook for game.finished and round.paired only
+    user, boss = director
+    register(boss, receiver, events=["round.paired", "game.finished"])
+
+    # when a game of a match finishes and a tournament's first round is paired
+    with django_capture_on_commit_callbacks(execute=True):
+        match = finish_a_game_of_a_match(user)
+        made = tournament(user, ["Ann", "Bob", "Cid", "Dan"])
+
+    # then each was POSTed once, signed
+    assert receiver.types() == ["game.finished", "round.paired"]
+    assert all(got.signed for got in receiver.got)
+    finished, paired = (got.json for got in receiver.got)
+    assert finished["stream"] == str(match.pk) and finished["data"]["scores"] == [59]
+    assert paired["stream"] == str(made) and paired["data"]["round"] == 1
+    assert len(paired["data"]["tables"]) == 2
+    statuses = Delivery.objects.values_list("type", "status", "attempts")
+    assert sorted(statuses) == [("game.finished", "delivered", 1), ("round.paired", "delivered", 1)]
+
+
+# --- listing ----------------------------------------------------------------------------------
+
+
+@QUICK_RETRIES
+def test_deliveries_are_listed_with_their_status_newest_first_in_a_fixed_number_of_queries(
+    director: Any, receiver: Receiver, django_capture_on_commit_callbacks: Any
+) -> None:
+    # given two matches settled: the first delivered, the second waiting after a 500
+    user, boss = director
+    hook = register(boss, receiver)
+    with django_capture_on_commit_callbacks(execute=True):
+        settle_sheet_match(user)
+    receiver.answers = [500]
+    with django_capture_on_commit_callbacks(execute=True):
+        second = settle_sheet_match(user)
+
+    # when the director lists the webhook's deliveries
+    url = f"/api/v1/webhooks/{hook['id']}/deliveries/"
+    listed = boss.get(url).json()
+
+    # then each shows its event, status, attempts and last answer, the newest first
+    assert listed["webhook"] == hook["id"]
+    rows = listed["results"]
+    assert [(d["status"], d["attempts"], d["last_status_code"]) for d in rows] == [
+        ("pending", 1, 500),
+        ("delivered", 1, 200),
+    ]
+    assert rows[0]["event"]["stream"] == str(second.pk)
+    assert rows[0]["event"]["type"] == "match.settled"
+    assert rows[0]["next_attempt_at"] is not None and rows[0]["delivered_at"] is None
+    assert rows[1]["next_attempt_at"] is None and rows[1]["delivered_at"] is not None
+    assert rows[0]["id"] == receiver.got[1].headers["X-Scarney-Delivery"]
+    assert [d["status"] for d in boss.get(url, {"status": "delivered"}).json()["results"]] == [
+        "delivered"
+    ]
+    assert len(boss.get(url, {"limit": 1}).json()["results"]) == 1
+    counts = boss.get("/api/v1/webhooks/").json()["results"][0]["deliveries"]
+    assert counts == {"pending": 1, "delivered": 1, "failed": 0}
+
+    # and a filter it does not know, or a bad value, is refused
+    assert boss.get(url, {"status": "lost"}).json()["code"] == "query.bad_value"
+    assert boss.get(url, {"limit": "0"}).json()["code"] == "query.bad_value"
+    assert boss.get(url, {"state": "failed"}).json()["code"] == "query.unknown_parameter"
+
+    # and the lists cost the same queries for two deliveries and webhooks as for more
+    def queries(path: str) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert boss.get(path).status_code == 200
+        return len(captured)
+
+    before = (queries(url), queries("/api/v1/webhooks/"))
+    register(boss, receiver)
+    with django_capture_on_commit_callbacks(execute=True):
+        settle_sheet_match(user)
+    assert Delivery.objects.count() == 4
+    assert (queries(url), queries("/api/v1/webhooks/")) == before
+
+
+@QUICK_RETRIES
+def test_a_deactivated_webhook_gets_nothing_new_and_its_pending_delivery_fails(
+    director: Any, receiver: Receiver, django_capture_on_commit_callbacks: Any
+) -> None:
+    user, boss = director
+    hook = register(boss, receiver)
+    receiver.answers = [500]
+    with django_capture_on_commit_callbacks(execute=True):
+        settle_sheet_match(user)
+    boss.delete(f"/api/v1/webhooks/{hook['id']}/")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        settle_sheet_match(user)
+    time.sleep(0.35)
+    outbox.relay_pending()
+
+    delivery = Delivery.objects.get()
+    assert (delivery.status, delivery.attempts) == ("failed", 2)
+    assert delivery.last_error == "The webhook was deactivated."
+    assert len(receiver.got) == 1
+
+
+# --- on a real worker -------------------------------------------------------------------------
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("worker")
+@override_settings(WEBHOOK_RETRY_DELAYS=[0.5, 0.5])
+def test_on_a_worker_a_settlement_is_delivered_and_retried_by_the_relay(
+    receiver: Receiver,
+) -> None:
+    # given a webhook whose receiver fails once
+    user, _ = client_for("director", staff=True)
+    receiver.secret = services_webhook_secret(user, receiver.url)
+    receiver.answers = [500]
+
+    # when a sheet match ends: the worker settles it, then makes the first attempt
+    settle_sheet_match(user)
+    wait_for(lambda: Delivery.objects.filter(last_status_code=500).exists(), "the first attempt")
+
+    # then beat's relay (run here as beat would) sends it again once the backoff has passed
+    def delivered() -> bool:
+        outbox.relay_pending()
+        return Delivery.objects.filter(status="delivered").exists()
+
+    wait_for(delivered, "the second attempt")
+    delivery = Delivery.objects.get()
+    assert (delivery.attempts, delivery.last_status_code) == (2, 200)
+    assert [got.headers["X-Scarney-Event"] for got in receiver.got] == ["match.settled"] * 2
+    assert all(got.signed for got in receiver.got)
+    assert delivery.delivered_at is not None
+    assert delivery.delivered_at - delivery.created_at >= timedelta(seconds=0.5)
+
+
+def services_webhook_secret(user: Any, url: str) -> str:
+    return webhooks.webhook_create(spec={"url": url, "events": ["match.settled"]}, user=user).secret
