@@ -216,6 +216,26 @@ def room(user: Any) -> tuple[str, list[str]]:
     return str(made.pk), matches
 
 
+def make_games(user: Any, count: int) -> list[tuple[str, dict[str, str]]]:
+    """``count`` Solitaire games started and laid out through the services: (id, layout)."""
+    from games import services
+
+    rng = random.Random(7)
+    games = []
+    for _ in range(count):
+        layout = _layout(rng)
+        game = services.game_start(kind="scarney-solitaire", seats=[{"name": "bench"}], user=user)
+        services.event_record(
+            stream_id=game.pk,
+            event_id=uuid.uuid4(),
+            type="board.laid_out",
+            data={"position": layout},
+            user=user,
+        )
+        games.append((str(game.pk), layout))
+    return games
+
+
 def _layout(rng: random.Random) -> dict[str, str]:
     from games.rules.scarney_board.board import ALL_PAWNS, CIRCLES
 
@@ -412,10 +432,10 @@ def main() -> None:
     tournament, matches = room(user)
     # A random Solitaire game lasts 6 to 12 moves: games enough at 5 moves each.
     needed = int(2 * args.moves / 5) + int(args.rate * (2 * args.seconds + 5) / 5) + 40
-    games = bench_http.make_games(needed)
+    games = make_games(user, needed)
     print(f"made {len(games)} laid-out games and a room of {len(matches)} tables")
     port = bench_http.free_port()
-    proc = bench_http.start_gunicorn(env, port, args.workers)
+    proc = bench_http.start_gunicorn({**env, "WEB_CONCURRENCY": str(args.workers)}, port)
     try:
         auth = {"Authorization": f"Token {token}"}
         session, csrf = log_in(port)

@@ -16,6 +16,7 @@ from rest_framework import serializers
 
 from games.events import EVENT_TYPES
 from games.rules import registry
+from games.serializers import Closed
 
 STREAM_STATUSES = ["in_progress", "finished", "settled", "abandoned"]
 TOURNAMENT_STATUSES = ["entering", "running", "finished"]
@@ -283,12 +284,12 @@ class Text(serializers.CharField):
         return str(super().to_internal_value(data))
 
 
-class PlayerCreate(serializers.Serializer[Any]):
+class PlayerCreate(Closed):
     name = Text(max_length=100)
     member_number = Text(max_length=30, required=False, allow_null=True)
 
 
-class PlayerMerge(serializers.Serializer[Any]):
+class PlayerMerge(Closed):
     into = serializers.IntegerField(min_value=1)
     reason = Text(max_length=500)
 
@@ -330,7 +331,7 @@ class TournamentAnswer(serializers.Serializer[Any]):
     entries = EntryAnswer(many=True)
 
 
-class TournamentCreate(serializers.Serializer[Any]):
+class TournamentCreate(Closed):
     name = Text(max_length=200)
     format = format_field()
     system = serializers.ChoiceField(choices=["swiss", "round_robin", "tables"])
@@ -344,7 +345,7 @@ class TournamentCreate(serializers.Serializer[Any]):
     published = serializers.BooleanField(required=False)
 
 
-class EntryCreate(serializers.Serializer[Any]):
+class EntryCreate(Closed):
     """One of ``player``, ``member_number`` or ``name``."""
 
     player = serializers.IntegerField(min_value=1, required=False)
@@ -352,7 +353,7 @@ class EntryCreate(serializers.Serializer[Any]):
     name = Text(max_length=100, required=False)
 
 
-class RoundCreate(serializers.Serializer[Any]):
+class RoundCreate(Closed):
     tables = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(min_value=1)), required=False
     )
@@ -361,7 +362,7 @@ class RoundCreate(serializers.Serializer[Any]):
     reason = Text(max_length=500, required=False)
 
 
-class KeeperAssign(serializers.Serializer[Any]):
+class KeeperAssign(Closed):
     round = serializers.IntegerField(min_value=1)
     table = serializers.IntegerField(min_value=1)
     user = Text(max_length=150)

@@ -63,10 +63,18 @@ def try_append(
     takes the locked path."""
     if connection.vendor != "postgresql" or type in _SLOW_TYPES:
         return None
+    cached = _heads.get(stream_id)
     head = _head(stream_id, expected_version)
     if head is None:
         return None
     outcome = _attempt(stream_id, head, event_id, type, data, meta)
+    if outcome is None and head is cached:
+        # Refused by a cached head, which may be behind the stream (a move legal now can be
+        # illegal a few moves back): only a refusal by the head as it is goes to the locked path.
+        head = _read_head(stream_id)
+        if head is None or (expected_version is not None and head.version != expected_version):
+            return None
+        outcome = _attempt(stream_id, head, event_id, type, data, meta)
     if not isinstance(outcome, Stale):
         return outcome
     # The cached head was not the stream's: another process moved it on. The statement that

@@ -12,6 +12,21 @@ from games.rules import registry
 
 # The schema lists the kinds and formats; the service still names an unknown one itself
 # (422 ``game.unknown_kind``, ``match.unknown_format``, with the list of known ones).
+class Closed(serializers.Serializer[Any]):
+    """A request body that takes its own fields only: a field it does not know is refused (400
+    request.invalid), never silently dropped. The schema says so too (additionalProperties:
+    false, scarney_site.schema)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        # Here, not in validate(): a body nested in a list (a seat) has no initial_data.
+        unknown = sorted(set(data) - set(self.fields)) if isinstance(data, dict) else []
+        if unknown:
+            raise serializers.ValidationError(
+                {name: ["This request does not take this field."] for name in unknown}
+            )
+        return super().to_internal_value(data)
+
+
 @extend_schema_field({"type": "string", "enum": registry.kinds()})
 class KindField(serializers.CharField):
     pass
@@ -22,7 +37,7 @@ class FormatField(serializers.CharField):
     pass
 
 
-class SeatSpec(serializers.Serializer[Any]):
+class SeatSpec(Closed):
     player = serializers.IntegerField(required=False, allow_null=True, min_value=1)
     # Not trimmed here: a name of spaces is the service's to refuse (422 seat.bad_name), as the
     # schema's minLength cannot say "not only spaces".
@@ -41,7 +56,7 @@ class SeatSpec(serializers.Serializer[Any]):
         return attrs
 
 
-class GameCreate(serializers.Serializer[Any]):
+class GameCreate(Closed):
     kind = KindField(max_length=60)
     # A list field, so that the schema carries maxItems too.
     seats = serializers.ListField(child=SeatSpec(), required=False, max_length=16)
@@ -50,7 +65,7 @@ class GameCreate(serializers.Serializer[Any]):
     match = serializers.UUIDField(required=False, allow_null=True)
 
 
-class EventCreate(serializers.Serializer[Any]):
+class EventCreate(Closed):
     id = serializers.UUIDField()
     type = serializers.CharField(max_length=60)
     # DRF's metaclass takes declared fields off the class, so this leaves Serializer.data alone.
@@ -59,7 +74,7 @@ class EventCreate(serializers.Serializer[Any]):
     meta = serializers.DictField(required=False, default=dict)
 
 
-class MatchCreate(serializers.Serializer[Any]):
+class MatchCreate(Closed):
     format = FormatField(max_length=60)
     players = serializers.ListField(child=SeatSpec(), max_length=16)
     teams = serializers.ListField(required=False, default=list, max_length=16)
@@ -67,7 +82,7 @@ class MatchCreate(serializers.Serializer[Any]):
     entry = serializers.ChoiceField(choices=["live", "sheet"], required=False, default="live")
 
 
-class KeeperAdd(serializers.Serializer[Any]):
+class KeeperAdd(Closed):
     user = serializers.CharField(max_length=150, help_text="The keeper's username.")
 
 

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.db.models import Q
+from django.http import Http404
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -255,7 +256,10 @@ class TournamentRounds(TournamentView):
 class TournamentRound(TournamentView):
     @extend_schema(parameters=[AS_OF_PARAM], responses={200: answers.RoundAnswer})
     def get(self, request: Request, pk: uuid.UUID, number: int) -> Response:
-        return Response(round_json(self.folded(request, pk).state, number))
+        state: ts.TournamentState = self.folded(request, pk).state
+        if not 1 <= number <= len(state.rounds):
+            raise Http404(f"Round {number} is not paired (yet).")
+        return Response(round_json(state, number))
 
 
 def round_json(state: ts.TournamentState, number: int) -> dict[str, Any]:

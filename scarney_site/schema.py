@@ -99,6 +99,7 @@ def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -
     schemas.setdefault("MatchFormat", {"type": "string", "enum": registry.formats()})
     schemas.setdefault("EventType", {"type": "string", "enum": sorted(EVENT_TYPES)})
     _seat_needs_player_or_name(schemas)
+    _closed_bodies(schemas)
     for path, methods in result.get("paths", {}).items():
         for method, operation in methods.items():
             responses = operation.setdefault("responses", {})
@@ -110,13 +111,40 @@ def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -
 
 
 def _seat_needs_player_or_name(schemas: dict[str, Any]) -> None:
-    """A seat names a player by id or by a name (games/serializers.py SeatSpec.validate)."""
+    """A seat names a player by id, member number or name (games/serializers.py SeatSpec)."""
     seat = schemas.get("SeatSpecRequest")
     if seat is not None:
         seat["anyOf"] = [
             {"required": ["player"], "properties": {"player": {"type": "integer"}}},
             {"required": ["name"], "properties": {"name": {"type": "string", "minLength": 1}}},
+            {
+                "required": ["member_number"],
+                "properties": {"member_number": {"type": "string", "minLength": 1}},
+            },
         ]
+
+
+# The request bodies that take their own fields only (games.serializers.Closed).
+CLOSED = (
+    "SeatSpec",
+    "GameCreate",
+    "EventCreate",
+    "MatchCreate",
+    "KeeperAdd",
+    "PlayerCreate",
+    "PlayerMerge",
+    "TournamentCreate",
+    "EntryCreate",
+    "RoundCreate",
+    "KeeperAssign",
+)
+
+
+def _closed_bodies(schemas: dict[str, Any]) -> None:
+    for name in CLOSED:
+        body = schemas.get(f"{name}Request")
+        if body is not None:
+            body["additionalProperties"] = False
 
 
 def filter_parameters(filterset_class: Any) -> list[OpenApiParameter]:

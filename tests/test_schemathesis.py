@@ -117,7 +117,11 @@ def gunicorn(tmp_path: Path) -> Iterator[str]:
         yield url
     finally:
         os.killpg(process.pid, signal.SIGQUIT)
-        process.wait(10)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:  # a worker still busy with a fuzzed request
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
 
 
 def wait_until_up(url: str, process: subprocess.Popen[bytes]) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games.pages import card_table
+from games.pages import card_table, scarnie_table
 from games.rules.dice import ORDINARY_FACES, SCARNEY_FACES
 
 # The kinds thrown with Scarney dice (1 3 4 6 D); every other dice game uses ordinary dice.
@@ -54,6 +54,7 @@ BOARD_HINTS = {
 }
 WHAT_NEXT = {
     "board.laid_out": "lay out the board",
+    "deal.faced_up": "face up the deal",
     "colours.chosen": "choose two colours",
     "pawn.placed": "place a pawn",
     "pawn.taken_off": "take off a low pawn",
@@ -101,6 +102,7 @@ def page(game: dict[str, Any]) -> dict[str, Any]:
         # Double Cameroon's groupings are entered by tapping the dice (dice.choosing).
         legal = [m for m in legal if m["type"] != "dice.grouped"]
     drawn = board(game) if "board" in game else None
+    stations = scarnie_table.table(game, names) if family(game) == "scarnie" else None
     return {
         "game": game,
         "kind_label": game["kind"].replace("-", " ").capitalize(),
@@ -119,7 +121,8 @@ def page(game: dict[str, Any]) -> dict[str, Any]:
         "legal_json": json.dumps(legal or []),
         "board": drawn,
         # Listed open where the board cannot take the move by taps (choosing colours, say).
-        "legal_open": drawn is None or drawn["mode"] == "none",
+        "legal_open": (drawn is None or drawn["mode"] == "none") and stations is None,
+        "scarnie": stations,
         "dice": dice(game, names) if "dice" in game else None,
         "cards": card_table.cards(game, names) if family(game) == "cards" else None,
         "pot": pot(game, names),
@@ -133,6 +136,8 @@ def family(game: dict[str, Any]) -> str:
         return "dice"
     if "tricks" in game or "hand_sheet" in game:
         return "cards"
+    if "stations" in game:
+        return "scarnie"
     return "other"
 
 
@@ -198,17 +203,19 @@ def legal_list(
     """The legal events as labelled buttons, when they are few enough to list."""
     if not legal or len(legal) > LEGAL_LIST_LIMIT:
         return []
-    board_now = game.get("board") or {}
-    cards_game = family(game) == "cards"
     return [
-        {
-            "label": card_table.move_label(game, m, names)
-            if cards_game
-            else legal_label(m, board_now),
-            "move": move_json(m["type"], m["data"]),
-        }
+        {"label": move_label(game, m, names), "move": move_json(m["type"], m["data"])}
         for m in legal
     ]
+
+
+def move_label(game: dict[str, Any], move: dict[str, Any], names: dict[int, str]) -> str:
+    """A legal event as its button says it, in the words of the game's family."""
+    if family(game) == "cards":
+        return card_table.move_label(game, move, names)
+    if family(game) == "scarnie":
+        return scarnie_table.move_label(move, game)
+    return legal_label(move, game.get("board") or {})
 
 
 def legal_label(move: dict[str, Any], board_now: dict[str, str | None]) -> str:

@@ -67,3 +67,12 @@ def test_the_match_list_filters_by_format(api: APIClient) -> None:
     listed = api.get("/api/v1/matches/", {"format": "scarney-doubles"})
     assert listed.status_code == 200
     assert [m["format"] for m in listed.json()["results"]] == ["scarney-doubles"]
+
+
+def test_a_field_the_match_body_does_not_take_is_refused_not_dropped(api: Any) -> None:
+    body = {"format": "scarney-singles", "players": [{"name": "A"}, {"name": "B"}]}
+    refused = api.post("/api/v1/matches/", {**body, "tournament_table": "3"}, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "request.invalid"
+    assert "tournament_table" in refused.json()["errors"]
+    seat = {**body, "players": [{"name": "A", "seat": 0}, {"name": "B"}]}
+    assert api.post("/api/v1/matches/", seat, format="json").status_code == 400
