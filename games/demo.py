@@ -11,8 +11,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games import demo_tables, folding, services
-from games.models import Game, Player, Stream
+from games import demo_tables, demo_tournament, folding, services
+from games.models import Game, Stream
 from games.rules.scarney_board.solve.solitaire import best_line
 
 DEMO_USER = "demo"
@@ -75,7 +75,7 @@ def load() -> dict[str, Any]:
     """Create the demo club; returns what was made (ids) for the command to print."""
     user = get_user_model().objects.create_superuser(DEMO_USER, "", DEMO_PASSWORD)
     for name in PLAYERS:
-        Player.objects.get_or_create(name=name)
+        services.player_named(name)
     match = services.match_start(format="scarney-solitaire", players=[{"name": "Ann"}], user=user)
     rng = random.Random(1933)
     for _ in range(5):
@@ -97,6 +97,7 @@ def load() -> dict[str, Any]:
         "in_progress": live.pk,
         "sheets": demo_tables.load_sheets(user),
         "tables": demo_tables.load_live_tables(user, rng),
+        "tournament": demo_tournament.load(user, list(PLAYERS)).pk,
     }
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from games import demo, store
+from games import demo, folding, store
 from games.models import Stream
 from games.rules.events import MATCH_SETTLED
 
@@ -31,5 +31,9 @@ def test_the_demo_club_loads_once_with_its_sheets_settled(
     live_match, *games = made["tables"]
     assert Stream.objects.get(pk=live_match).version >= 2  # a game is in
     assert all(Stream.objects.get(pk=g).version > 1 for g in games)
+    # The evening: round 1 paired, its first table's result in, the second still playing.
+    evening = folding.load(Stream.objects.get(pk=made["tournament"])).state
+    first = evening.round(1)
+    assert first.tables[0].result is not None and first.missing == (2,)
     call_command("load_demo")
     assert "already loaded" in capsys.readouterr().out

@@ -13,6 +13,13 @@
   let dealing = null; // cards: {active: target, assigned: {card: target}} while a deal is entered
   let discarding = []; // cards selected for a discard
   let picked = []; // Double Cameroon: indexes of the dice showing, selected to keep or group
+  // Scarnie: the deal entered position by position ({"S1P3": {pawn, colour}}), kept until the
+  // deal is recorded (a refused deal keeps its 14-28 entries to correct); the colour of the next
+  // pawn, the position it goes on; and the positions selected for a removal, on one station.
+  let faced = {};
+  let faceColour = "a";
+  let activeSlot = null;
+  let picking = [];
   let sending = false;
   let retryTimer = null;
   let dropped = []; // moves not recorded because an earlier one was refused
@@ -134,6 +141,7 @@
       table().outerHTML = html;
     }
     drawDiscard();
+    drawScarnie();
   }
 
   function showQueue() {
@@ -504,6 +512,112 @@
     if (button.closest('[data-role="discard-pick"]')) return onDiscardCard(button.dataset.card);
   }
 
+  // --- Scarnie -------------------------------------------------------------------------------
+
+  const stationsBox = () => table().querySelector('[data-role="stations"]');
+  const stationsMode = () => (stationsBox() ? stationsBox().dataset.mode : "none");
+  const slotButtons = () => Array.from(table().querySelectorAll("[data-slot]"));
+  const stationOf = (slot) => Number(slot.slice(1, slot.indexOf("P")));
+  const positionOf = (slot) => Number(slot.slice(slot.indexOf("P") + 1));
+
+  function onSlot(button) {
+    const slot = button.dataset.slot;
+    if (stationsMode() === "deal") {
+      delete faced[slot]; // a filled position gives its pawn back and is filled next
+      activeSlot = slot;
+      return drawFaced();
+    }
+    if (stationsMode() === "remove") return togglePicking(slot);
+  }
+
+  function nextEmpty() {
+    const empty = slotButtons().find((b) => !faced[b.dataset.slot]);
+    return empty ? empty.dataset.slot : null;
+  }
+
+  function onNumber(number) {
+    const slot = activeSlot && !faced[activeSlot] ? activeSlot : nextEmpty();
+    if (!slot) return;
+    faced[slot] = { pawn: number, colour: faceColour };
+    activeSlot = nextEmpty();
+    drawFaced();
+  }
+
+  function drawFaced() {
+    const pad = table().querySelector('[data-role="deal-pad"]');
+    if (!pad) {
+      faced = {}; // the deal is recorded (or was made on another device)
+      activeSlot = null;
+      return;
+    }
+    if (!activeSlot || faced[activeSlot]) activeSlot = nextEmpty();
+    const used = new Set(Object.values(faced).map((f) => f.pawn));
+    for (const button of slotButtons()) {
+      const slot = button.dataset.slot;
+      const f = faced[slot];
+      button.classList.toggle("colour-a", !!f && f.colour === "a");
+      button.classList.toggle("colour-b", !!f && f.colour === "b");
+      button.classList.toggle("active", slot === activeSlot);
+      button.querySelector('[data-role="slot-pawn"]').textContent = f ? f.pawn + f.colour : "–";
+      const mark = button.dataset.mark ? ", " + button.dataset.mark : "";
+      const holds = f ? "pawn " + f.pawn + ", colour " + f.colour : "empty";
+      button.querySelector('[data-role="slot-said"]').textContent =
+        slot + mark + ": " + holds + (slot === activeSlot ? ", filled next" : "");
+    }
+    for (const button of pad.querySelectorAll("[data-number]")) {
+      button.hidden = used.has(Number(button.dataset.number));
+    }
+    for (const button of pad.querySelectorAll("[data-deal-colour]")) {
+      button.setAttribute("aria-pressed", button.dataset.dealColour === faceColour ? "true" : "false");
+    }
+    pad.querySelector('[data-role="deal-said"]').textContent = activeSlot
+      ? "Next: " + activeSlot + ", colour " + faceColour + "."
+      : "Every position has its pawn.";
+    pad.querySelector('[data-action="face-up"]').disabled = !!nextEmpty();
+  }
+
+  function sendFaceUp() {
+    const stations = {};
+    for (const [slot, f] of Object.entries(faced)) {
+      const key = String(stationOf(slot));
+      stations[key] = stations[key] || [];
+      stations[key].push({ position: positionOf(slot), pawn: f.pawn, colour: f.colour });
+    }
+    for (const list of Object.values(stations)) list.sort((x, y) => x.position - y.position);
+    record("deal.faced_up", { stations: stations });
+  }
+
+  function togglePicking(slot) {
+    if (picking.length && stationOf(picking[0]) !== stationOf(slot)) picking = []; // one station
+    picking = picking.includes(slot) ? picking.filter((s) => s !== slot) : picking.concat([slot]).slice(-3);
+    drawPicking();
+  }
+
+  function drawPicking() {
+    if (stationsMode() !== "remove") return;
+    const labels = [];
+    for (const button of slotButtons()) {
+      const on = picking.includes(button.dataset.slot);
+      button.classList.toggle("chosen", on);
+      if (button.hasAttribute("aria-pressed")) button.setAttribute("aria-pressed", on ? "true" : "false");
+      if (on) labels.push(button.dataset.pawnLabel + " on " + button.dataset.slot);
+    }
+    const remove = table().querySelector('[data-action="remove-pawns"]');
+    if (remove) remove.disabled = !picking.length;
+    const said = table().querySelector('[data-role="selection"]');
+    if (said) said.textContent = labels.length ? "Selected: " + labels.join(", ") : "Nothing selected.";
+  }
+
+  function sendRemoval() {
+    record("pawns.removed", { station: stationOf(picking[0]), positions: picking.map(positionOf) });
+  }
+
+  function drawScarnie() {
+    if (!table()) return;
+    drawFaced();
+    drawPicking();
+  }
+
   // --- taps -----------------------------------------------------------------------------------
 
   function resetSelection() {
@@ -514,6 +628,7 @@
     dealing = null;
     discarding = [];
     picked = [];
+    picking = [];
   }
 
   function clearInputs() {
@@ -523,7 +638,9 @@
     dealing = null;
     discarding = [];
     picked = [];
+    picking = [];
     drawPicked();
+    drawPicking();
     markSelection();
     drawCup();
     drawDeal();
@@ -559,12 +676,19 @@
     discard: sendDiscard,
     keep: () => record("dice.kept", { faces: pickedFaces(true) }),
     group: sendGroups,
+    "face-up": sendFaceUp,
+    "clear-deal-pawns": () => {
+      faced = {};
+      activeSlot = null;
+      drawFaced();
+    },
+    "remove-pawns": sendRemoval,
   };
 
   document.addEventListener("click", (event) => {
     if (!table() || table().dataset.canRecord !== "1") return;
     const target = event.target.closest(
-      "[data-move], [data-action], [data-circle], [data-tray], [data-face], [data-card], [data-deal-target], [data-showing]"
+      "[data-move], [data-action], [data-circle], [data-tray], [data-face], [data-card], [data-deal-target], [data-showing], [data-slot], [data-number], [data-deal-colour]"
     );
     if (!target || !table().contains(target)) return;
     if (target.dataset.move) {
@@ -580,6 +704,12 @@
     if (target.dataset.face) return addFace(target.dataset.face);
     if (target.dataset.dealTarget) return chooseTarget(Number(target.dataset.dealTarget));
     if (target.dataset.showing) return togglePicked(Number(target.dataset.showing));
+    if (target.dataset.slot) return onSlot(target);
+    if (target.dataset.number) return onNumber(Number(target.dataset.number));
+    if (target.dataset.dealColour) {
+      faceColour = target.dataset.dealColour;
+      return drawFaced();
+    }
     if (target.dataset.card) return onCard(target);
   });
 
@@ -587,17 +717,22 @@
   window.scarneyIdle = function () {
     const typing = document.activeElement && document.activeElement.matches("input, textarea");
     const dealt = dealing && Object.keys(dealing.assigned).length;
-    const entering = selection || removal.length || cup.length || Object.keys(layout).length || dealt || discarding.length || picked.length;
+    const entering = selection || removal.length || cup.length || Object.keys(layout).length || dealt || discarding.length || picked.length || picking.length || Object.keys(faced).length;
     return !typing && !entering && !loadQueue().length && document.visibilityState === "visible";
   };
 
-  document.addEventListener("htmx:afterSwap", () => table() && drawDiscard());
+  document.addEventListener("htmx:afterSwap", () => {
+    if (!table()) return;
+    drawDiscard();
+    drawScarnie();
+  });
   window.addEventListener("online", flush);
   window.addEventListener("offline", showQueue);
   document.addEventListener("DOMContentLoaded", () => {
     if (!table()) return;
     showQueue();
     drawDiscard();
+    drawScarnie();
     flush(); // moves left queued by an earlier visit go now
   });
 })();
