@@ -22,6 +22,7 @@ def load(user: Any, names: list[str]) -> Tournament:
     tournament_services.round_pair(tournament_id=tournament.pk, user=user)
     tables = list(tournament.tables.order_by("number"))
     for table in tables[:-1]:
+        assert table.match_id is not None, "a paired table has its match"
         for _ in range(3):
             services.event_record(
                 stream_id=table.match_id,

@@ -3,7 +3,12 @@
 
 from __future__ import annotations
 
-STATUS = {"in_progress": "In progress", "finished": "Finished", "settled": "Settled"}
+STATUS = {
+    "in_progress": "In progress",
+    "finished": "Finished",
+    "settled": "Settled",
+    "abandoned": "Set aside",
+}
 
 # Names the rule books print that a plain "underscores to spaces" would get wrong.
 WORDS = {
@@ -23,7 +28,11 @@ def status(value: str) -> str:
 
 
 # Whole names the rule books spell their own way.
-FORMATS = {"high-low-scarney": "High-Low Scarney"}
+FORMATS = {
+    "high-low-scarney": "High-Low Scarney",
+    "scarney-put-and-take": "Scarney Put-and-Take",
+    "going-to-boston": "Going to Boston",
+}
 
 
 def format_name(kind: str) -> str:
@@ -40,7 +49,19 @@ def bonus(kind: str) -> str:
     return _sentence(kind)
 
 
-TIEBREAKS = {"sonneborn_berger": "Sonneborn-Berger"}
+TIEBREAKS = {"sonneborn_berger": "Sonneborn-Berger", "round_robin": "Round robin"}
+
+
+def label(key: str) -> str:
+    """Any code the API carries as a person reads it: a game kind or match format by its book
+    name, a status, a tie-break or system, a bonus (``match_bonus`` -> ``Match bonus``)."""
+    if key in STATUS:
+        return STATUS[key]
+    if key in TIEBREAKS:
+        return TIEBREAKS[key]
+    if "-" in key:  # kinds and formats are the only codes spelt with hyphens
+        return format_name(key)
+    return _sentence(key)
 
 
 def tiebreak(key: str) -> str:

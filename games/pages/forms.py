@@ -7,12 +7,13 @@ from typing import Any
 from django import forms
 
 from games.rules import registry
+from scoring import labels
 
 MAX_SEATS = 20
 
 
 def kind_choices() -> list[tuple[str, str]]:
-    return [(kind, kind.replace("-", " ").capitalize()) for kind in registry.kinds()]
+    return [(kind, labels.format_name(kind)) for kind in registry.kinds()]
 
 
 class GameStartForm(forms.Form):

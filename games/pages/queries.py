@@ -7,6 +7,7 @@ from typing import Any
 from django.db.models import F, Q
 
 from games.models import Game, Stream, Tournament, TournamentTable
+from scoring import labels
 from scoring.models import GameSummary
 
 LISTED = 30
@@ -37,7 +38,7 @@ def _row(summary: GameSummary) -> dict[str, Any]:
     totals = [score.get("total") for score in summary.scores or []]
     return {
         "id": summary.game_id,
-        "kind": summary.kind.replace("-", " ").capitalize(),
+        "kind": labels.format_name(summary.kind),
         "players": ", ".join(names),
         "totals": " – ".join(str(t) for t in totals if t is not None),
         "rating": summary.rating,

@@ -9,19 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from scoring import labels
 from scoring.pages.chart import cumulative_chart
 
-# Names a plain capitalisation would spoil.
-PROPER = {
-    "sonneborn_berger": "Sonneborn-Berger",
-    "buchholz": "Buchholz",
-    "round_robin": "Round robin",
-}
-
-
-def label(kind: str) -> str:
-    """``match_bonus`` -> ``Match bonus``: a code as a person reads it."""
-    return PROPER.get(kind) or kind.replace("_", " ").replace("-", " ").capitalize()
+# One wording of every code for people, shared with the printed reports.
+label = labels.label
 
 
 def sheet(history: dict[str, Any], match: dict[str, Any]) -> dict[str, Any]:

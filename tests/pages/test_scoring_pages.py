@@ -159,7 +159,7 @@ def test_the_tournament_page_shows_rounds_standings_and_who_owes_whom(
     check_page(page, axe_script, "home-keeper-tables")
     page.goto(f"/tournaments/{swiss['id']}/")
     text = page.locator("main").inner_text()
-    assert "Swiss" in text and "High low scarney" in text and "Running" in text
+    assert "Swiss" in text and "High-Low Scarney" in text and "Running" in text
     rows = page.locator('[data-role="standings"] tbody tr')
     assert (
         rows.count() == 5
@@ -208,3 +208,37 @@ def test_the_scoreboards_follow_a_result_recorded_by_another_client_within_two_s
     assert time.monotonic() - recorded < 2.0
     assert "34 – 34" in board.locator('[data-role="games"]').inner_text()
     assert page.locator("header.site").is_hidden()  # no controls on the room's screen
+
+
+def test_a_live_move_at_a_table_shows_on_its_scoreboard_within_two_seconds(
+    page: Any, axe_script: str
+) -> None:
+    # given a live High-Low tournament's table, its game three pawns from the end
+    director, api = client_for("director", staff=True)
+    made = create(api, format="high-low-scarney", system="swiss", rounds=1, entry="live")
+    enter(api, made["id"], ["Ann", "Bob"])
+    match = pair(api, made["id"])["tables"][0]["match"]
+    position = {"C1": "B1", "C2": "B2", "C16": "R4"}
+    game = services.game_start(
+        kind="high-low-scarney",
+        seats=[{"name": "Ann"}, {"name": "Bob"}],
+        setup={"position": position, "to_move": 0},
+        match_id=uuid.UUID(match),
+        user=director,
+    )
+    page.goto(f"/tournaments/{made['id']}/scoreboard/table/1/")
+    totals = page.locator('[data-role="scoreboard"] [data-role="total"]')
+    assert totals.all_inner_texts() == ["0", "0"]
+    check_page(page, axe_script, "scoreboard-live-table")
+    # when another client records the pair's removal over the API, ending the game on the R4
+    body = {"id": str(uuid.uuid4()), "type": "pawns.removed", "data": {"circles": [1, 2]}}
+    answer = api.post(f"/api/v1/games/{game.pk}/events/", body, format="json")
+    assert answer.status_code == 201, answer.json()
+    recorded = time.monotonic()
+    # then the table's screen shows the mover's 3 spots within 2 s, without a reload
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-role=\"total\"]')]"
+        ".some(cell => cell.textContent.trim() === '3')",
+        timeout=2000,
+    )
+    assert time.monotonic() - recorded < 2.0

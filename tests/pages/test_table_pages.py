@@ -116,7 +116,7 @@ def test_a_visitor_sees_results_and_read_only_games_and_logs_in(
         )
     playing = services.game_start(kind="scarney-3000", seats=[{"name": "A"}, {"name": "B"}])
     page.goto("/")
-    assert "Scarney solitaire" in page.locator("#recent-title + ul").inner_text()
+    assert "Scarney Solitaire" in page.locator("#recent-title + ul").inner_text()
     check_page(page, axe_script, "home-visitor")
     page.goto(f"/games/{finished.pk}/")
     assert "Game over" in status_text(page)
