@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games.rules.tarot.cards import CONFERENCE_PACK, FOOL, PACK, SUITS, TRUMPS
+from games.rules.tarot.cards import CONFERENCE_PACK, FOOL, PACK, SUITS, TRUMPS, points_of
 
 MANCHESTER = frozenset({"manchester-piccadilly", "manchester-truffle"})
 # The service's suit letters are arbitrary (RULES.md D-TAR-2); a table reads them as the Italian
@@ -317,10 +317,24 @@ def move_label(game: dict[str, Any], move: dict[str, Any], names: dict[int, str]
     if type == "value.announced":
         return f"{person} announces {data['value']}"
     if type == "dummy.chosen":
-        return f"{person}: hand {data['dummy'] + 1} becomes the dummy"
+        return dummy_label(game, data, person)
     if type == "cards.dealt" and not data:
         return "Deal part two from the shuffled pack"
     if type in MOVE_WORDS:
         card = card_json(data["card"])["face"] if data.get("card") else ""
         return f"{person} {MOVE_WORDS[type].format(card=card)}".strip()
     return str(type)
+
+
+def dummy_label(game: dict[str, Any], data: dict[str, Any], person: str) -> str:
+    """Piccadilly's dummy choice named by the hand's card points and cards (the view's
+    ``options``), not only by its number."""
+    index, seat = data["dummy"], data.get("seat")
+    label = f"{person}: hand {index + 1} becomes the dummy"
+    options = game.get("options") or []
+    if not isinstance(seat, int) or seat >= len(options) or index >= len(options[seat]):
+        return label
+    hand = sorted_cards(options[seat][index])
+    # Trumps by their code (T4), so a trump is not read as a pip among the suit cards.
+    faces = " ".join(code if code in TRUMPS else card_json(code)["face"] for code in hand)
+    return f"{label} ({points_of(hand)} card points: {faces})"

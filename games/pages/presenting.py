@@ -13,6 +13,7 @@ from typing import Any
 
 from games.pages import card_table, scarnie_table
 from games.rules.dice import ORDINARY_FACES, SCARNEY_FACES
+from scoring import labels
 
 # The kinds thrown with Scarney dice (1 3 4 6 D); every other dice game uses ordinary dice.
 SCARNEY_DICE_KINDS = frozenset(
@@ -105,7 +106,7 @@ def page(game: dict[str, Any]) -> dict[str, Any]:
     stations = scarnie_table.table(game, names) if family(game) == "scarnie" else None
     return {
         "game": game,
-        "kind_label": game["kind"].replace("-", " ").capitalize(),
+        "kind_label": labels.format_name(game["kind"]),
         "names": names,
         "family": family(game),
         "finished": game["status"] != "in_progress",

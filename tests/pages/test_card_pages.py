@@ -98,6 +98,11 @@ def test_a_manchester_piccadilly_hand_is_entered_by_taps_from_the_deal_to_its_fi
             # a legal card of the hand on turn is highlighted; a card of the other hand is not
             assert page.locator(".hand-box.on-turn .card-face.legal").count() >= 1
             check_page(page, axe_script, "piccadilly-trick")
+        if moves and moves[0]["type"] == "dummy.chosen" and "dummy.chosen" not in done:
+            # each choice names its hand by its card points and cards, not only "hand 1"
+            label = page.locator(".legal-list button").first.inner_text()
+            assert "hand 1 becomes the dummy (" in label and " card points: " in label
+            check_page(page, axe_script, "piccadilly-dummy-choice")
         done.append(play_step(page, moves))
         if done[-1] == "dummy.chosen" and done.count("dummy.chosen") == 2:
             assert page.locator(".hand-box").count() == 4

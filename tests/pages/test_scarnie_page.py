@@ -30,7 +30,9 @@ def test_a_scarnie_deal_is_faced_up_and_pawns_are_removed_from_a_station_by_taps
     keeper_page: Any, keeper: Any, axe_script: str
 ) -> None:
     page = keeper_page
-    game = services.game_start(kind="scarnie", seats=[{"name": "Ann"}, {"name": "Bob"}], user=keeper)
+    game = services.game_start(
+        kind="scarnie", seats=[{"name": "Ann"}, {"name": "Bob"}], user=keeper
+    )
     page.goto(f"/games/{game.pk}/")
     assert "Ann to face up the deal" in status_text(page)
     # given the deal entered position by position, S1P1 first, the next position highlighted

@@ -198,6 +198,11 @@ class ManchesterRules:
             "part": None if state.part is None else state.part.as_dict(),
             "hands": {} if state.part is None else state.part.as_dict()["hands"],
             "dummies": dummies_view(state),
+            # Piccadilly while the dummies are chosen: each seat's two hands, as dummy.chosen's
+            # 0 and 1 name them, so a page can show what each choice means.
+            "options": [[list(h) for h in pair] for pair in state.options]
+            if state.phase == P_CHOOSE
+            else [],
             "dealt": [list(h) for h in state.dealt],
             "discards": [None if d is None else list(d) for d in state.discards],
             "talon": list(state.talon),
