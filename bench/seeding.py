@@ -62,9 +62,10 @@ def players_register(count: int, user: Any) -> list[tuple[int, str]]:
     have = list(Player.objects.filter(name__startswith="Scale ").order_by("pk"))
     for i in range(len(have), count):
         have.append(
-            register.player_register(name=f"Scale {i + 1:04d}", member_number=f"S{i + 1:05d}",
-                                     user=user)
-        )  # fmt: skip
+            register.player_register(
+                name=f"Scale {i + 1:04d}", member_number=f"S{i + 1:05d}", user=user
+            )
+        )
     return [(p.pk, p.name) for p in have[:count]]
 
 
@@ -79,10 +80,16 @@ def tournament_run(
     from games.models import TournamentTable
 
     tournament = tournament_services.tournament_create(
-        spec={"name": f"Scale evening {number}", "format": "high-low-scarney", "system": "swiss",
-              "rounds": rounds, "table_size": 2, "entry": "sheet"},
+        spec={
+            "name": f"Scale evening {number}",
+            "format": "high-low-scarney",
+            "system": "swiss",
+            "rounds": rounds,
+            "table_size": 2,
+            "entry": "sheet",
+        },
         user=user,
-    )  # fmt: skip
+    )
     for pk, _name in players:
         tournament_services.entry_add(tournament_id=tournament.pk, spec={"player": pk}, user=user)
     matches = 0
@@ -92,8 +99,13 @@ def tournament_run(
         for table in tables.exclude(match=None):
             line = HL_WIN if rng.random() < 0.5 else HL_WIN[::-1]
             for _game in range(3):
-                services.event_record(stream_id=table.match_id, event_id=uuid.uuid4(),
-                                      type="game.scored", data={"scores": line}, user=user)  # fmt: skip
+                services.event_record(
+                    stream_id=uuid.UUID(str(table.match_id)),
+                    event_id=uuid.uuid4(),
+                    type="game.scored",
+                    data={"scores": line},
+                    user=user,
+                )
             matches += 1
     return matches
 
@@ -101,15 +113,17 @@ def tournament_run(
 # --- 3. templates -----------------------------------------------------------------------------
 
 
-def live_template(format: str, seats: int, players: list[tuple[int, str]], rng: random.Random,
-                  user: Any) -> uuid.UUID | None:  # fmt: skip
+def live_template(
+    format: str, seats: int, players: list[tuple[int, str]], rng: random.Random, user: Any
+) -> uuid.UUID | None:
     """A live match played to its end through the services (None if random play stalls)."""
     from games import demo_tables, folding, services
     from games.models import Stream
 
     chosen = rng.sample(players, seats)
-    match = services.match_start(format=format, players=[{"player": pk} for pk, _ in chosen],
-                                 entry="live", user=user)  # fmt: skip
+    match = services.match_start(
+        format=format, players=[{"player": pk} for pk, _ in chosen], entry="live", user=user
+    )
     for _game in range(60):
         if Stream.objects.get(pk=match.pk).status != Stream.Status.IN_PROGRESS:
             break
@@ -123,8 +137,9 @@ def live_template(format: str, seats: int, players: list[tuple[int, str]], rng: 
     return match.pk if finished else None
 
 
-def sheet_template(live: uuid.UUID, players: list[tuple[int, str]], rng: random.Random,
-                   user: Any) -> uuid.UUID | None:  # fmt: skip
+def sheet_template(
+    live: uuid.UUID, players: list[tuple[int, str]], rng: random.Random, user: Any
+) -> uuid.UUID | None:
     """A sheet match of the live template's format whose lines are its game scores."""
     from games import services
     from games.models import Event, Match
@@ -137,13 +152,23 @@ def sheet_template(live: uuid.UUID, players: list[tuple[int, str]], rng: random.
     ]
     chosen = rng.sample(players, template.seats.count())
     for ruleset in ({}, {"sheet_entry_validation": "lenient"}):
-        match = services.match_start(format=template.format, entry="sheet", ruleset=ruleset,
-                                     players=[{"player": pk} for pk, _ in chosen], user=user)  # fmt: skip
+        match = services.match_start(
+            format=template.format,
+            entry="sheet",
+            ruleset=ruleset,
+            players=[{"player": pk} for pk, _ in chosen],
+            user=user,
+        )
         try:
             for scores in lines:
-                services.event_record(stream_id=match.pk, event_id=uuid.uuid4(),
-                                      type="game.scored", data={"scores": scores}, user=user)  # fmt: skip
-            return match.pk
+                services.event_record(
+                    stream_id=match.pk,
+                    event_id=uuid.uuid4(),
+                    type="game.scored",
+                    data={"scores": scores},
+                    user=user,
+                )
+            return uuid.UUID(str(match.pk))
         except (RuleError, TypeError):
             continue  # a line the strict sheet refuses: that match stays unfinished, unused
     return None
@@ -195,8 +220,16 @@ def template_load(match_id: uuid.UUID) -> Template:
     for stream, number, seats in [(match.stream, None, players)] + [
         (g.stream, g.number, [s.player_id for s in g.seats.order_by("seat")]) for g in games
     ]:
-        item = Stream_(stream.pk, stream.category, stream.kind, stream.status, stream.is_public,
-                       stream.created_by_id, number, seats)  # fmt: skip
+        item = Stream_(
+            stream.pk,
+            stream.category,
+            stream.kind,
+            stream.status,
+            stream.is_public,
+            stream.created_by_id,
+            number,
+            seats,
+        )
         for e in Event.objects.filter(stream=stream).order_by("version"):
             rule = _id_rule(e.id, e.type, ids)
             text = json.dumps(e.data, separators=(",", ":"))
@@ -225,8 +258,9 @@ def _seat_swap(data: dict[str, Any], type: str, people: dict[int, tuple[int, str
             seat["player"], seat["name"] = people[seat["player"]]
 
 
-def clone_rows(t: Template, people: dict[int, tuple[int, str]], start: dt.datetime,
-               rng: random.Random) -> dict[str, list[tuple[Any, ...]]]:  # fmt: skip
+def clone_rows(
+    t: Template, people: dict[int, tuple[int, str]], start: dt.datetime, rng: random.Random
+) -> dict[str, list[tuple[Any, ...]]]:
     """The rows of one clone of ``t``: streams, match, seats, games, events."""
     from psycopg.types.json import Jsonb
 
@@ -235,8 +269,9 @@ def clone_rows(t: Template, people: dict[int, tuple[int, str]], start: dt.dateti
 
     ids = [uuid.uuid4() for _ in t.streams]
     tokens = {f"@@S{i}@@": str(pk) for i, pk in enumerate(ids)}
-    rows: dict[str, list[tuple[Any, ...]]] = {k: [] for k in ("stream", "match", "mseat", "game",
-                                                               "gseat", "event")}  # fmt: skip
+    rows: dict[str, list[tuple[Any, ...]]] = {
+        k: [] for k in ("stream", "match", "mseat", "game", "gseat", "event")
+    }
     for i, s in enumerate(t.streams):
         head, moves, header = "", [], None
         for version, (rule, type, schema, text, meta, after) in enumerate(s.events, 1):
@@ -247,20 +282,43 @@ def clone_rows(t: Template, people: dict[int, tuple[int, str]], start: dt.dateti
             event_id = uuid.uuid4() if rule == "uuid4" else uuid.uuid5(ids[int(rule[1:])], type)
             at = start + dt.timedelta(seconds=after)
             meta_d = json.loads(meta)
-            head = chain_hash(head, SimpleNamespace(  # type: ignore[arg-type]
-                stream_id=ids[i], version=version, id=event_id, type=type, schema_version=schema,
-                data=data, meta=meta_d, recorded_at=at))  # fmt: skip
-            rows["event"].append((event_id, ids[i], version, type, schema, Jsonb(data),
-                                  Jsonb(meta_d), at, head))  # fmt: skip
+            head = chain_hash(
+                head,
+                SimpleNamespace(  # type: ignore[arg-type]
+                    stream_id=ids[i],
+                    version=version,
+                    id=event_id,
+                    type=type,
+                    schema_version=schema,
+                    data=data,
+                    meta=meta_d,
+                    recorded_at=at,
+                ),
+            )
+            rows["event"].append(
+                (event_id, ids[i], version, type, schema, Jsonb(data), Jsonb(meta_d), at, head)
+            )
             if version == 1:
                 header = data
             else:
                 moves.append((version, type, data))
         folded = folding.fold_moves(s.category, header or {}, 1, moves)
         created = start + dt.timedelta(seconds=s.events[0][5])
-        rows["stream"].append((ids[i], s.category, s.kind, len(s.events), s.status,
-                               folding.pack(folded, ids[i]), len(s.events), head, s.is_public,
-                               s.created_by, created))  # fmt: skip
+        rows["stream"].append(
+            (
+                ids[i],
+                s.category,
+                s.kind,
+                len(s.events),
+                s.status,
+                folding.pack(folded, ids[i]),
+                len(s.events),
+                head,
+                s.is_public,
+                s.created_by,
+                created,
+            )
+        )
         seats = [people[p][0] for p in s.seats]
         if s.category == "match":
             rows["match"].append((ids[0], t.format, t.entry, created))
@@ -309,8 +367,9 @@ def clone_chunk(job: tuple[int, list[int], list[Template], list[tuple[int, str]]
     return len(merged["event"])
 
 
-def clone_plan(templates: list[Template], matches: int, events: int,
-               rng: random.Random) -> list[int]:  # fmt: skip
+def clone_plan(
+    templates: list[Template], matches: int, events: int, rng: random.Random
+) -> list[int]:
     """Template indexes, one per clone: ``matches`` clones holding about ``events`` events.
 
     Live templates are long and sheet ones short; the share of live clones is solved from the
@@ -328,8 +387,14 @@ def clone_plan(templates: list[Template], matches: int, events: int,
     return plan
 
 
-def clone_all(plan: list[int], templates: list[Template], players: list[tuple[int, str]],
-              conninfo: str, workers: int, progress: Callable[[int, int], None]) -> None:  # fmt: skip
+def clone_all(
+    plan: list[int],
+    templates: list[Template],
+    players: list[tuple[int, str]],
+    conninfo: str,
+    workers: int,
+    progress: Callable[[int, int], None],
+) -> None:
     """Load every clone of ``plan`` with ``workers`` processes; ``progress(clones, events)``."""
     jobs = [
         (7919 * n, plan[at : at + CHUNK], templates, players, conninfo)

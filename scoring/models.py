@@ -77,5 +77,9 @@ class MatchStanding(models.Model):
     warnings = models.JSONField(default=list)
     updated_at = models.DateTimeField()
 
+    class Meta:
+        # The match list's order (newest first): without it each page sorts every standing.
+        indexes = [models.Index(fields=["-updated_at"], name="matchstanding_updated_desc")]
+
     def __str__(self) -> str:
         return f"{self.format} {self.match_id}: {self.status}"

@@ -198,3 +198,54 @@ def test_the_feed(director: Any, django_assert_max_num_queries: Any) -> None:
     with django_assert_max_num_queries(FEED_BOUND):
         second = api.get("/api/v1/events/?limit=1000").json()["results"]
     assert len(second) > len(first) > FEED_BOUND
+
+
+def test_webhooks_and_their_deliveries(director: Any, django_assert_max_num_queries: Any) -> None:
+    from games.webhooks import services as webhooks
+
+    user, api = director
+
+    def hooks(count: int) -> None:
+        for n in range(count):
+            webhooks.webhook_create(
+                spec={"url": f"http://127.0.0.1:9/hooks/{n}", "events": ["round.paired"]},
+                user=user,
+            )
+
+    hooks(2)
+    flat(api, "/api/v1/webhooks/", lambda: hooks(3), django_assert_max_num_queries, results)
+    # every round.paired event is due to every webhook: a delivery each
+    hook = api.get("/api/v1/webhooks/").json()["results"][0]["id"]
+    tournament(user, ["A", "B", "C", "D"])
+    tournament(user, ["E", "F", "G", "H"])
+    flat(
+        api,
+        f"/api/v1/webhooks/{hook}/deliveries/",
+        lambda: [tournament(user, [f"I{n}", f"J{n}"]) for n in range(3)] and None,
+        django_assert_max_num_queries,
+        results,
+    )
+
+
+def test_the_streams_event_lists(
+    director: Any, django_assert_max_num_queries: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    user, api = director
+    from games.models import Stream
+
+    games = [finished_game(name, seed, user) for name, seed in (("Ann", 1), ("Bob", 2), ("Cy", 3))]
+    by_length = sorted(games, key=lambda pk: Stream.objects.get(pk=pk).version)
+    short, long = by_length[0], by_length[-1]
+    with django_capture_on_commit_callbacks(execute=True):
+        few = sheet_match(["Ann", "Bob", "Cid"], SHEET[:2], user)
+        many = sheet_match(["Ann", "Bob", "Cid"], SHEET, user)
+    small = tournament(user, ["A", "B"])
+    big = tournament(user, ["C", "D", "E", "F", "G", "H"])
+    for fewer, more, base in ((short, long, "games"), (few, many, "matches"),
+                              (small, big, "tournaments")):  # fmt: skip
+        with django_assert_max_num_queries(BOUND) as before:
+            first = api.get(f"/api/v1/{base}/{fewer}/events/")
+        with django_assert_max_num_queries(len(before.captured_queries)):
+            second = api.get(f"/api/v1/{base}/{more}/events/")
+        assert first.status_code == second.status_code == 200, (base, second.content)
+        assert results(second.json()) > results(first.json()) >= 2, base

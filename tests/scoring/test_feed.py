@@ -43,7 +43,8 @@ def test_paging_through_the_feed_gives_every_event_exactly_once(api: APIClient) 
         record(study_game(name), Move("pawn.jumped", {"from": 1, "to": 3}))
     seen = read_all(api)
     assert sorted(seen) == sorted(Event.objects.values_list("position", flat=True))
-    assert len(seen) == len(set(seen)) == 6
+    # three games of two events, and the register's: opened, then the three new players
+    assert len(seen) == len(set(seen)) == 6 + 4
     assert read_all(api, after=seen[-1]) == []
 
 
@@ -85,7 +86,9 @@ def test_the_feed_streams_as_ndjson(api: APIClient) -> None:
     response = api.get("/api/v1/events.ndjson?after=0")
     assert response.status_code == 200 and response["Content-Type"] == "application/x-ndjson"
     lines = b"".join(response.streaming_content).decode().splitlines()
-    assert [json.loads(line)["type"] for line in lines] == ["game.started", "pawn.jumped"]
+    types = [json.loads(line)["type"] for line in lines]
+    # Flo is new: the register records her first (opened, then registered)
+    assert types == ["register.opened", "player.registered", "game.started", "pawn.jumped"]
 
 
 @pytest.mark.parametrize("query", ["after=abc", "after=-1", "after=999999999", "limit=0"])
