@@ -8,6 +8,7 @@ tournament's state folded from its stream, as of now, of a round (``?round=``) o
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,6 +29,7 @@ from games.canonical import BadValue
 from games.models import Event, Player, Stream, Tournament
 from games.tournaments import rounds, settlement
 from games.tournaments import state as ts
+from scarney_site.conditional import conditional, etag_of
 
 # The query parameters, for the schema (the views read them below).
 Q_PARAM = OpenApiParameter(
@@ -117,6 +119,17 @@ class TournamentView(APIView):
         if not tournament.published and not request.user.is_authenticated:
             raise Tournament.DoesNotExist
         return folding.load(tournament.stream, at_version=_as_of_version(request, pk))
+
+    def answer(
+        self, request: Request, pk: uuid.UUID, build: Callable[[folding.Folded], Any]
+    ) -> Response:
+        """``build(folded)``'s answer, or 304 while the client holds it: the tag is the
+        stream's version and the query, read in one small query without a fold."""
+        row = Tournament.objects.filter(pk=pk).values_list("stream__version", "published").first()
+        if row is None or (not row[1] and not request.user.is_authenticated):
+            raise Tournament.DoesNotExist
+        etag = etag_of("tournament", pk, row[0], request.GET.urlencode())
+        return conditional(request, etag, lambda: Response(build(self.folded(request, pk))))
 
 
 def _as_of_version(request: Request, pk: uuid.UUID) -> int | None:
@@ -212,7 +225,7 @@ def tournament_json(folded: folding.Folded, pk: uuid.UUID) -> dict[str, Any]:
 class TournamentDetail(TournamentView):
     @extend_schema(parameters=[AS_OF_PARAM], responses={200: answers.TournamentAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
-        return Response(tournament_json(self.folded(request, pk), pk))
+        return self.answer(request, pk, lambda folded: tournament_json(folded, pk))
 
 
 class TournamentEntries(TournamentView):
@@ -328,9 +341,12 @@ class TournamentStandings(TournamentView):
 
     @extend_schema(parameters=[ROUND_PARAM, AS_OF_PARAM], responses={200: answers.StandingsAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
-        state: ts.TournamentState = self.folded(request, pk).state
-        upto = _int_param(request, "round", len(state.rounds), 0, len(state.rounds))
-        return Response(standings_json(state, upto))
+        def build(folded: folding.Folded) -> dict[str, Any]:
+            state: ts.TournamentState = folded.state
+            upto = _int_param(request, "round", len(state.rounds), 0, len(state.rounds))
+            return standings_json(state, upto)
+
+        return self.answer(request, pk, build)
 
 
 def standings_json(state: ts.TournamentState, upto: int) -> dict[str, Any]:
@@ -358,8 +374,7 @@ class TournamentSettlement(TournamentView):
 
     @extend_schema(parameters=[AS_OF_PARAM], responses={200: answers.SettlementAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
-        state: ts.TournamentState = self.folded(request, pk).state
-        return Response(settlement_json(state))
+        return self.answer(request, pk, lambda folded: settlement_json(folded.state))
 
 
 def settlement_json(state: ts.TournamentState) -> dict[str, Any]:

@@ -415,3 +415,21 @@ def test_standings_as_of_a_time_fold_the_stream_up_to_it(
     assert bad.status_code == 400 and bad.json()["code"] == "query.bad_value"
     shown = director.get(f"/api/v1/tournaments/{made['id']}/rounds/1/", {"as_of": paired_at})
     assert shown.json()["missing"] == [1]
+
+
+def test_standings_answer_304_until_the_tournament_moves_on(
+    director: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    made = create(director, format="high-low-scarney", system="swiss", rounds=1)
+    enter(director, made["id"], NAMES[:2])
+    played = pair(director, made["id"])
+    url = f"/api/v1/tournaments/{made['id']}/standings/"
+    first = director.get(url)
+    tag = first["ETag"]
+    assert first.status_code == 200 and tag
+    assert director.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    assert director.get(url, {"round": 0}, HTTP_IF_NONE_MATCH=tag).status_code == 200
+    high_low_win(director, played["tables"][0]["match"], 0, django_capture_on_commit_callbacks)
+    moved = director.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert moved.status_code == 200 and moved["ETag"] != tag
+    assert [r["points"] for r in moved.json()["rows"]] == [1, 0]
