@@ -31,7 +31,7 @@ def walkthrough() -> str:
     return found.group(1)
 
 
-def tests_database_url() -> str:
+def database_url_of_the_tests() -> str:
     """The test database, so that ``manage.py issue_token`` in the block writes where the live
     server reads."""
     db = connection.settings_dict
@@ -48,7 +48,7 @@ def test_the_readme_walkthrough_records_a_game(live_server: Any) -> None:
     run = subprocess.run(
         ["bash", "-c", script],
         cwd=ROOT,
-        env={**os.environ, "DATABASE_URL": tests_database_url()},
+        env={**os.environ, "DATABASE_URL": database_url_of_the_tests()},
         capture_output=True,
         text=True,
         timeout=120,
