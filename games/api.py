@@ -24,7 +24,7 @@ from scarney_site.query import QueryChecked, bad_value, filtered
 from scarney_site.schema import filter_parameters
 from scoring import selectors
 from scoring.filters import GameFilter, MatchFilter
-from scoring.models import GameSummary, MatchStanding
+from scoring.models import GameSummary
 
 AT_VERSION = OpenApiParameter(
     "at_version", {"type": "integer", "minimum": 1}, description="State as of version N."
@@ -314,22 +314,31 @@ class MatchList(QueryChecked, StreamView):
     )
     def get(self, request: Request) -> Response:
         """Finished public matches and those you record in, newest first."""
-        rows = filtered(MatchFilter, request, selectors.match_rows(request.user))
+        rows = selectors.match_rows(request.user)
+        # Building the FilterSet costs more than the page's query; with no filter given it
+        # would hand the rows back as they are.
+        if any(name in request.query_params for name in MatchFilter.base_filters):
+            rows = filtered(MatchFilter, request, rows)
         paginator = NewestCursor()
-        page = paginator.paginate_queryset(rows, request, view=self) or []
+        # Plain dicts of the listed columns: no model instances, and not the games' figures.
+        page = paginator.paginate_queryset(rows.values(*_LISTED), request, view=self) or []
         return paginator.get_paginated_response([_standing_json(row) for row in page])
 
 
-def _standing_json(row: MatchStanding) -> dict[str, Any]:
+# The columns of a match list row (the pagination reads ``updated_at`` from them too).
+_LISTED = ("match_id", "format", "status", "standing", "winner", "rating", "warnings", "updated_at")
+
+
+def _standing_json(row: dict[str, Any]) -> dict[str, Any]:
     return {
-        "id": str(row.match_id),
-        "format": row.format,
-        "status": row.status,
-        "standing": row.standing,
-        "winner": row.winner,
-        "rating": row.rating,
-        "warnings": row.warnings,
-        "updated_at": row.updated_at,
+        "id": str(row["match_id"]),
+        "format": row["format"],
+        "status": row["status"],
+        "standing": row["standing"],
+        "winner": row["winner"],
+        "rating": row["rating"],
+        "warnings": row["warnings"],
+        "updated_at": row["updated_at"],
     }
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 from django.db.models import Q
@@ -27,7 +25,7 @@ from scarney_site.conditional import conditional, etag_of
 from scarney_site.query import BAD_VALUE, QueryChecked, QueryError, bad_value, filtered
 from scarney_site.renderers import CsvRenderer, NdjsonRenderer
 from scarney_site.schema import filter_parameters
-from scoring import answers, exports, history, reports, selectors, stats
+from scoring import answers, exports, feed, history, reports, selectors, stats
 from scoring.filters import MatchFilter
 
 AFTER = OpenApiParameter(
@@ -90,17 +88,11 @@ class EventFeedNdjson(QueryChecked, APIView):
     def get(self, request: Request) -> StreamingHttpResponse:
         """The feed after ``after`` as NDJSON, one event a line, up to the present."""
         after = _int_param(request, "after", 0, 0, 2**62)
-        first = _page(after, MAX_LIMIT)  # refuses an unknown position before streaming starts
-        return StreamingHttpResponse(_lines(first), content_type="application/x-ndjson")
-
-
-def _lines(page: list[dict[str, Any]]) -> Iterator[str]:
-    while page:
-        for event in page:
-            yield json.dumps(event, separators=(",", ":")) + "\n"
-        if len(page) < MAX_LIMIT:
-            return
-        page = _page(page[-1]["position"], MAX_LIMIT)
+        try:
+            feed.position_known(after)  # refuses an unknown position before streaming starts
+        except store.UnknownPosition:
+            raise bad_value("after", f"no event has position {after}.") from None
+        return StreamingHttpResponse(feed.lines(after), content_type="application/x-ndjson")
 
 
 def match_etag(stream: Stream, *more: Any) -> str:

@@ -51,7 +51,10 @@ def player_history(player: Player, query: Query, visible: Q, match_visible: Q) -
     games = _games(player, query).filter(visible)
     matches = _matches(player, query).filter(match_visible)
     rows = sorted(
-        [*map(_game_row, games[: query.limit + 1]), *map(_match_row, matches[: query.limit + 1])],
+        [
+            *map(_game_row, games.values_list(*_GAME_COLUMNS)[: query.limit + 1]),
+            *map(_match_row, matches.values_list(*_MATCH_COLUMNS)[: query.limit + 1]),
+        ],
         key=lambda row: (row["updated_at"], row["id"]),
         reverse=True,
     )
@@ -103,32 +106,49 @@ def _window(rows: QuerySet[_Row], query: Query, key: str) -> QuerySet[_Row]:
     return rows
 
 
-def _game_row(row: GameSummary) -> dict[str, Any]:
+# The columns a row shows, read as tuples: no model instances, and nothing the page leaves out.
+_GAME_COLUMNS = ("game_id", "kind", "status", "scores", "rating", "updated_at")
+_MATCH_COLUMNS = (
+    "match_id",
+    "format",
+    "status",
+    "games",
+    "standing",
+    "winner",
+    "rating",
+    "warnings",
+    "updated_at",
+)
+
+
+def _game_row(row: tuple[Any, ...]) -> dict[str, Any]:
+    game_id, kind, status, scores, rating, updated_at = row
     return {
         "type": "game",
-        "id": str(row.game_id),
-        "kind": row.kind,
-        "status": row.status,
-        "scores": row.scores,
-        "rating": row.rating,
-        "url": f"/api/v1/games/{row.game_id}/",
-        "updated_at": row.updated_at.isoformat(),
+        "id": str(game_id),
+        "kind": kind,
+        "status": status,
+        "scores": scores,
+        "rating": rating,
+        "url": f"/api/v1/games/{game_id}/",
+        "updated_at": updated_at.isoformat(),
     }
 
 
-def _match_row(row: MatchStanding) -> dict[str, Any]:
+def _match_row(row: tuple[Any, ...]) -> dict[str, Any]:
+    match_id, format, status, games, standing, winner, rating, warnings, updated_at = row
     return {
         "type": "match",
-        "id": str(row.match_id),
-        "kind": row.format,
-        "status": row.status,
-        "games": row.games,
-        "standing": row.standing,
-        "winner": row.winner,
-        "rating": row.rating,
-        "warnings": row.warnings,
-        "url": f"/api/v1/matches/{row.match_id}/",
-        "updated_at": row.updated_at.isoformat(),
+        "id": str(match_id),
+        "kind": format,
+        "status": status,
+        "games": games,
+        "standing": standing,
+        "winner": winner,
+        "rating": rating,
+        "warnings": warnings,
+        "url": f"/api/v1/matches/{match_id}/",
+        "updated_at": updated_at.isoformat(),
     }
 
 
