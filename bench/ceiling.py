@@ -31,12 +31,13 @@ class CeilingInsert(APIView):
     def post(self, request: Request, pk: uuid.UUID) -> Response:
         body = request.data if isinstance(request.data, dict) else {}
         event_id = uuid.UUID(str(body.get("id")))
-        data = body.get("data") if isinstance(body.get("data"), dict) else {}
+        data: dict[str, Any] = body["data"] if isinstance(body.get("data"), dict) else {}
         kind = str(body.get("type", ""))[:100]
         recorded_at = timezone.now()
         with connection.cursor() as cursor:
             # The stream of a row is its own id: the (stream, version) key never collides.
-            row = [event_id, event_id, kind, json.dumps(data), "{}", recorded_at, event_id.hex]
+            row: list[Any] = [event_id, event_id, kind, json.dumps(data), "{}", recorded_at]
+            row.append(event_id.hex)
             cursor.execute(INSERT, row)
             found = cursor.fetchone()
         # An id sent again (bench/wrk/moves.lua resends a run's last move) is no error here.

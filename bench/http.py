@@ -22,7 +22,9 @@ random per thread (bench/wrk/moves.lua). Results: one JSON line per scenario in
 bench/results/http.jsonl.
 
 Run: ``DATABASE_URL=... .venv/bin/python bench/http.py [--families hearts-due,...]
-[--length 10] [--expected both|yes|no] [--spread] [--seconds 10] [--runs 2]``.
+[--length 10] [--expected both|yes|no] [--spread] [--seconds 10] [--runs 2] [--profile]``;
+``bench/http.py --report SINCE`` prints the latest result of each scenario since SINCE (UTC) as
+a Markdown table. Figures and how to read them: docs/BENCHMARKS.md.
 """
 
 from __future__ import annotations
@@ -52,7 +54,14 @@ from bench import _common, families  # noqa: E402
 NAME = "http"
 HOST = "127.0.0.1"
 THREADS = 16
-BOUNDED = {"scarney-solitaire", "high-low-scarney", "manchester-piccadilly"}
+# Families whose games end by themselves, well before 1,000 events: a Solitaire game has 17 events
+# at most, a Straight Scarney Dice game ends after its frames, a Manchester game is one hand.
+BOUNDED = {
+    "scarney-solitaire",
+    "high-low-scarney",
+    "straight-scarney-dice",
+    "manchester-piccadilly",
+}
 LUA = _HERE / "wrk" / "moves.lua"
 WORK = _common.RESULTS / "wrk"
 
@@ -153,7 +162,7 @@ class Scenario:
 
         names = [{"name": f"bench-{self.kind}-{(seed + s) % 8}"} for s in range(self.seats)]
         game = services.game_start(kind=self.kind, seats=names, ruleset=self.ruleset, user=user)
-        return game.pk
+        return uuid.UUID(str(game.pk))
 
     def queue_of_games(self, user: Any, thread: int, count: int) -> list[tuple[str, str]]:
         """Whole games one after another, each from its start (they end by themselves)."""
@@ -168,9 +177,7 @@ class Scenario:
                 lines.append(self.line(game, type, data, version))
         return lines[:count]
 
-    def round_robin(
-        self, user: Any, thread: int, count: int, games: int
-    ) -> list[tuple[str, str]]:
+    def round_robin(self, user: Any, thread: int, count: int, games: int) -> list[tuple[str, str]]:
         """``games`` endless games brought to ``length`` events, their next moves interleaved."""
         from games import services
 
@@ -190,7 +197,8 @@ class Scenario:
         for step in range(count // games + 1):
             for game, upcoming, version in plays:
                 if step < len(upcoming):
-                    lines.append(self.line(game, *upcoming[step], version + step + 1))
+                    type, data = upcoming[step]
+                    lines.append(self.line(game, type, data, version + step + 1))
         return lines[:count]
 
     def line(self, game: uuid.UUID, type: str, data: Any, version: int) -> tuple[str, str]:
@@ -244,12 +252,16 @@ def wrk(
 WEB_PIDS: list[int] = []
 
 
+PROFILE_MODE = ["--gil"]  # --profile wall: every thread in a request, waiting or not
+
+
 def py_spy(out: Path, seconds: float) -> subprocess.Popen[bytes]:
-    """py-spy (root) on one web process for the middle of the run: collapsed stacks to ``out``."""
+    """py-spy (root) on one web process for the middle of the run: collapsed stacks to ``out``.
+    ``--gil`` samples the thread holding the GIL only: where the CPU of a process goes."""
     spy = Path(sys.executable).with_name("py-spy")
     return subprocess.Popen(
         [str(spy), "record", "-p", str(WEB_PIDS[0]), "-d", f"{max(1, int(seconds) - 3)}",
-         "-r", "200", "-f", "raw", "-o", str(out), "--nonblocking", "--gil"],
+         "-r", "200", "-f", "raw", "-o", str(out), "--nonblocking", *PROFILE_MODE],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )  # fmt: skip
@@ -275,10 +287,8 @@ def measure(
             )
             for message in figures["stderr"]:
                 print(f"      {message}")
-    summary = {
-        which: {
-            key: _common.median(r[key] for r in rows) for key in ("rps", "p50_ms", "p99_ms")
-        }
+    summary: dict[str, Any] = {
+        which: {key: _common.median(r[key] for r in rows) for key in ("rps", "p50_ms", "p99_ms")}
         for which, rows in results.items()
     }
     summary["rps_ratio"] = summary["product"]["rps"] / summary["ceiling"]["rps"]
@@ -293,13 +303,34 @@ def scenarios(args: argparse.Namespace) -> list[Scenario]:
     out = []
     for kind in chosen:
         if kind in BOUNDED and args.length > 10:
-            continue  # their games end long before: a Solitaire game has 17 events at most
+            continue  # their games end long before
         for ev in expected:
             out.append(Scenario(kind, args.length, ev, args.spread))
     return out
 
 
+def report(since: str) -> None:
+    """A Markdown table of the latest result of each scenario recorded since ``since`` (UTC)."""
+    latest: dict[str, dict[str, Any]] = {}
+    for line in (_common.RESULTS / f"{NAME}.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        if "scenario" in row and row["at"] >= since:
+            latest[row["scenario"]] = row
+    print(
+        "| scenario | product req/s | ceiling req/s | ratio | p99 product | p99 ceiling | ratio |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for name, row in latest.items():
+        s, p, c = row["summary"], row["summary"]["product"], row["summary"]["ceiling"]
+        print(
+            f"| {name} | {p['rps']:.0f} | {c['rps']:.0f} | {s['rps_ratio']:.2f} "
+            f"| {p['p99_ms']:.0f} ms | {c['p99_ms']:.0f} ms | {s['p99_ratio']:.2f} |"
+        )
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--report"]:
+        return report(sys.argv[2] if len(sys.argv) > 2 else "")
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -312,7 +343,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=0, help="games per thread (dice games)")
     parser.add_argument("--max-rate", type=int, default=1200, help="req/s the moves must last")
     parser.add_argument(
-        "--profile", action="store_true", help="py-spy one web process during each product run"
+        "--profile",
+        nargs="?",
+        const="gil",
+        choices=["gil", "wall"],
+        help="py-spy one web process during each product run (gil: its CPU; wall: its threads)",
     )
     args = parser.parse_args()
     if shutil.which("wrk") is None:
@@ -321,11 +356,10 @@ def main() -> None:
     # Snapshots written here, as the games are prepared, must verify in the web processes.
     os.environ["SECRET_KEY"] = os.environ.get("SECRET_KEY") or "bench-" + uuid.uuid4().hex
     url = _common.setup_django()
+    import psycopg
     from django.contrib.auth import get_user_model
 
     from bench.append import RAW_DDL
-
-    import psycopg
 
     with psycopg.connect(_common.conninfo(url), autocommit=True) as conn:
         conn.execute(RAW_DDL)
@@ -342,6 +376,8 @@ def main() -> None:
     user = get_user_model().objects.get(username="bench")
     # gunicorn serves its connections unevenly: the busiest thread sends ~2x the average.
     per_thread = int(2.5 * args.max_rate * args.seconds * args.runs / THREADS)
+    if args.profile == "wall":
+        PROFILE_MODE.clear()
     port = free_port()
     print(f"gunicorn (gunicorn.conf.py) on {HOST}:{port}, database {_common.dbname_of(url)}")
     proc = start_gunicorn(env, port)
@@ -353,7 +389,7 @@ def main() -> None:
             t0 = time.perf_counter()
             scenario.prepare(user, per_thread, games)
             print(f"  {scenario.name}: prepared in {time.perf_counter() - t0:.0f} s", flush=True)
-            result = measure(scenario, port, token, args.seconds, args.runs, args.profile)
+            result = measure(scenario, port, token, args.seconds, args.runs, bool(args.profile))
             s = result["summary"]
             print(
                 f"  {scenario.name}: {s['product']['rps']:.0f} vs {s['ceiling']['rps']:.0f}"

@@ -5,6 +5,8 @@ stream row's UPDATE takes its lock and re-checks the version, the event is inser
 models updated in the same statement (the summary; when the move ends the game, its bonus rows
 and the players' records too). The state to fold onto comes from a per-process cache of
 stream heads; a head at version N is the state at version N forever, since events never change.
+A head another process has moved on costs one more statement, not the locked path: the statement
+that wrote nothing answers with the head it read, and the move is folded onto that once more.
 Everything else (refusals, the end of a match's game, take-backs, retries, conflicts, matches,
 SQLite) goes through the locked path in games.services, which decides those cases against the
 stream as it is.

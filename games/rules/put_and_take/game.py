@@ -149,7 +149,8 @@ def _dice_view(state: State) -> dict[str, Any]:
     """Whose throw, how many dice, whether double down is open, the round's throws itemised.
 
     The throws are those of the round under way, or of the round just over until the next
-    antes; earlier rounds show as their ends (``rounds``).
+    antes; ``rounds`` is the end of the last round over (a session runs as long as the table
+    plays: a move's answer must not grow with it; every round is at /events/ and /pot/).
     """
     shooting = state.phase == SHOOTING
     return {
@@ -163,7 +164,7 @@ def _dice_view(state: State) -> dict[str, Any]:
         "order": list(state.order),
         "away": sorted(state.away),
         "throws": [_throw_view(throw) for throw in state.throws],
-        "rounds": [end._asdict() for end in state.rounds],
+        "rounds": [end._asdict() for end in state.rounds[-1:]],
         "seating": None if state.seating is None else _seating_view(state.seating),
     }
 
