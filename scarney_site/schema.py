@@ -76,6 +76,13 @@ def error_response(status: str) -> dict[str, Any]:
     }
 
 
+# A request line over gunicorn's limit (limit_request_line, 4094 bytes) never reaches Django:
+# gunicorn answers 414 in plain text. Said once for every operation.
+URI_TOO_LONG = {
+    "description": "The request line is too long (over 4094 bytes), said by the web server."
+}
+
+
 def statuses_of(path: str, method: str, operation: dict[str, Any]) -> list[str]:
     """The 4xx answers an operation can give."""
     found = ["400", "429"]  # every endpoint reads its query; every request is throttled
@@ -105,6 +112,7 @@ def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -
             responses = operation.setdefault("responses", {})
             for status in statuses_of(path, method, operation):
                 responses.setdefault(status, error_response(status))
+            responses.setdefault("414", URI_TOO_LONG)
             if method == "get" and not path.startswith(NEEDS_LOGIN):
                 _readable_without_login(operation)
     return result

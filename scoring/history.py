@@ -14,9 +14,10 @@ import json
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.db import connection
+from django.db.models import F, Q, QuerySet
 
-from games.models import Game, Player
+from games.models import GameSeat, MatchSeat, Player
 from scoring.models import GameSummary, MatchStanding
 
 PAGE = 50
@@ -68,17 +69,24 @@ def player_history(player: Player, query: Query, visible: Q, match_visible: Q) -
 
 
 def fingerprint(player: Player, visible: Q, match_visible: Q) -> tuple[Any, ...]:
-    """What the history's answer depends on, in two aggregate queries: the count, the newest
-    activity and the versions of the rows the reader may see. Any event on one of them, and any
-    change of what the reader may see, changes it (for the ETag, without building the page)."""
+    """What the history's answer depends on: the count, the newest activity and the versions of
+    the rows the reader may see, games outside matches then matches. Any event on one of them,
+    and any change of what the reader may see, changes it (for the ETag, without building the
+    page). Both aggregates go in one query: one round trip, one statement to plan."""
+    games = GameSummary.objects.filter(visible, game__seats__player=player, match__isnull=True)
+    matches = MatchStanding.objects.filter(match_visible, match__seats__player=player)
     parts: list[Any] = []
-    for rows in (
-        GameSummary.objects.filter(visible, game__seats__player=player, match__isnull=True),
-        MatchStanding.objects.filter(match_visible, match__seats__player=player),
-    ):
-        found = rows.aggregate(count=Count("pk"), last=Max("updated_at"), versions=Sum("version"))
-        parts += [found["count"], str(found["last"]), found["versions"]]
-    return tuple(parts)
+    sql: list[str] = []
+    for rows in (games, matches):
+        inner, params = (
+            rows.order_by().annotate(at=F("updated_at"), v=F("version")).values_list("at", "v")
+        ).query.sql_with_params()
+        sql.append(f"(SELECT COUNT(*), MAX(at), SUM(v) FROM ({inner}) AS rows)")
+        parts += params
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT * FROM {sql[0]} AS games, {sql[1]} AS matches", parts)
+        games_count, games_last, games_versions, count, last, versions = cursor.fetchone()
+    return (games_count, str(games_last), games_versions, count, str(last), versions)
 
 
 def _games(player: Player, query: Query) -> QuerySet[GameSummary]:
@@ -155,16 +163,20 @@ def _match_row(row: tuple[Any, ...]) -> dict[str, Any]:
 def _name_seats(rows: list[dict[str, Any]], player: Player) -> None:
     """Each row says which seat(s) the player held."""
     game_ids = [row["id"] for row in rows if row["type"] == "game"]
-    seats: dict[str, list[int]] = {}
-    for game_id, seat in Game.objects.filter(pk__in=game_ids, seats__player=player).values_list(
-        "pk", "seats__seat"
-    ):
-        seats.setdefault(str(game_id), []).append(seat)
     match_ids = [row["id"] for row in rows if row["type"] == "match"]
-    for match_id, seat in player.matchseat_set.filter(match_id__in=match_ids).values_list(
-        "match_id", "seat"
-    ):
-        seats.setdefault(str(match_id), []).append(seat)
+    # Both kinds' seats in one query (a part with no ids is left out of the union).
+    held = GameSeat.objects.filter(game_id__in=game_ids, player=player).values_list(
+        "game_id", "seat"
+    )
+    held = held.union(
+        MatchSeat.objects.filter(match_id__in=match_ids, player=player).values_list(
+            "match_id", "seat"
+        ),
+        all=True,
+    )
+    seats: dict[str, list[int]] = {}
+    for stream_id, seat in held:
+        seats.setdefault(str(stream_id), []).append(seat)
     for row in rows:
         row["seats"] = sorted(seats.get(row["id"], []))
 
