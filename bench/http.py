@@ -88,14 +88,17 @@ def issue_token(env: dict[str, str]) -> str:
     return out.stdout.strip().splitlines()[-1]
 
 
-def start_gunicorn(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
-    """gunicorn as gunicorn.conf.py sets it up (read from the project's directory)."""
+def start_gunicorn(
+    env: dict[str, str], port: int, settings: str = "bench.settings", log_name: str = "gunicorn"
+) -> subprocess.Popen[bytes]:
+    """gunicorn as gunicorn.conf.py sets it up (read from the project's directory), with a
+    bench-only settings module that adds its ceiling's URLs."""
     gunicorn = Path(sys.executable).with_name("gunicorn")
-    log = open(_common.RESULTS / "gunicorn.log", "ab")  # noqa: SIM115
+    log = open(_common.RESULTS / f"{log_name}.log", "ab")  # noqa: SIM115
     proc = subprocess.Popen(
         [str(gunicorn), "scarney_site.wsgi", "--no-control-socket"],
         cwd=_common.ROOT,
-        env={**env, "WEB_BIND": f"{HOST}:{port}", "DJANGO_SETTINGS_MODULE": "bench.settings"},
+        env={**env, "WEB_BIND": f"{HOST}:{port}", "DJANGO_SETTINGS_MODULE": settings},
         stdout=log,
         stderr=log,
         start_new_session=True,

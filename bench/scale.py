@@ -57,30 +57,7 @@ PATHS_PER_READ = 2000
 
 def start_gunicorn(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
     """bench/http.py's server with the read ceiling's URLconf (bench.settings_reads)."""
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    log = open(_common.RESULTS / "gunicorn-scale.log", "ab")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [str(gunicorn), "scarney_site.wsgi", "--no-control-socket"],
-        cwd=_common.ROOT,
-        env={**env, "WEB_BIND": f"{HOST}:{port}", "DJANGO_SETTINGS_MODULE": "bench.settings_reads"},
-        stdout=log,
-        stderr=log,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with {proc.returncode}; see {log.name}")
-        try:
-            conn = HTTPConnection(HOST, port, timeout=2)
-            conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
-                conn.close()
-                return proc
-        except OSError:
-            time.sleep(0.2)
-    bench_http.stop_gunicorn(proc)
-    raise RuntimeError("gunicorn did not answer /healthz within 60 s")
+    return bench_http.start_gunicorn(env, port, "bench.settings_reads", "gunicorn-scale")
 
 
 # --- the paths ----------------------------------------------------------------------------------
