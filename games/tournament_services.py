@@ -123,8 +123,7 @@ def _check_choices(header: dict[str, Any]) -> None:
     ):
         raise BadSetup(
             "tournament.bad_tiebreak",
-            "tiebreaks lists, in order and each once, some of "
-            f"{', '.join(standings.TIEBREAKS)}.",
+            f"tiebreaks lists, in order and each once, some of {', '.join(standings.TIEBREAKS)}.",
             field="tiebreaks",
         )
 
@@ -190,7 +189,7 @@ def round_pair(
     if current is not None and not current.closed:
         folded = _append(stream, ts.ROUND_CLOSED, {"round": current.number}, user, folded)
     data = _pairing(folded.state, tables, seed)
-    _start_matches(stream, folded.state, data)
+    _start_matches(stream, folded.header, folded.state, data)
     _append(stream, ts.PAIRED, data, user, folded)
     return int(data["round"])
 
@@ -214,7 +213,7 @@ def round_repair(
     before = _without_last_round(folded.state)
     data = _pairing(before, tables, current.seed)
     data["reason"] = reason
-    _start_matches(stream, before, data)
+    _start_matches(stream, folded.header, before, data)
     _append(stream, ts.REPAIRED, data, user, folded)
     old = [t.match for t in current.tables if t.match]
     # After the commit, outside the tournament's lock: a match's close takes its match's lock
@@ -257,10 +256,11 @@ def _hand_tables(tables: Any) -> list[list[int]]:
     return [list(t) for t in tables]
 
 
-def _start_matches(stream: Stream, state: ts.TournamentState, data: dict[str, Any]) -> None:
+def _start_matches(
+    stream: Stream, header: dict[str, Any], state: ts.TournamentState, data: dict[str, Any]
+) -> None:
     """One match per table, created by the tournament's creator, its seats in pairing order."""
     settings = state.settings
-    header = folding.load(stream).header
     creator = stream.created_by
     for table in data["tables"]:
         match = services.match_start(
