@@ -94,6 +94,7 @@ def start_gunicorn(
     """gunicorn as gunicorn.conf.py sets it up (read from the project's directory), with a
     bench-only settings module that adds its ceiling's URLs."""
     gunicorn = Path(sys.executable).with_name("gunicorn")
+    _common.RESULTS.mkdir(parents=True, exist_ok=True)
     log = open(_common.RESULTS / f"{log_name}.log", "ab")  # noqa: SIM115
     proc = subprocess.Popen(
         [str(gunicorn), "scarney_site.wsgi", "--no-control-socket"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any, NoReturn
 
@@ -100,6 +101,32 @@ def _at_version(request: Request, stream: Stream) -> int | None:
     return int(raw)
 
 
+_MOVE_FIELDS = frozenset(bodies.EventCreate().fields)
+_TYPE = re.compile(r"[a-z0-9_.]{1,60}")
+
+
+def _plain_move(body: Any) -> dict[str, Any] | None:
+    """A move's body as EventCreate validates it, for the plain body a table sends, without the
+    serializer's cost (a tenth of a move's CPU); None for anything else, which the serializer
+    then accepts or refuses with its field errors. The service checks the data's fields."""
+    if type(body) is not dict or not body.keys() <= _MOVE_FIELDS:
+        return None
+    event_id, kind = body.get("id"), body.get("type")
+    data, meta = body.get("data", {}), body.get("meta", {})
+    version = body.get("expected_version")
+    if type(event_id) is not str or type(kind) is not str or not _TYPE.fullmatch(kind):
+        return None
+    if type(data) is not dict or type(meta) is not dict:
+        return None
+    if version is not None and (type(version) is not int or version < 0):
+        return None
+    try:
+        parsed = uuid.UUID(event_id)
+    except ValueError:
+        return None
+    return {"id": parsed, "type": kind, "data": data, "expected_version": version, "meta": meta}
+
+
 def _client_meta(request: Request, meta: dict[str, Any]) -> dict[str, Any]:
     device = request.headers.get("X-Device")
     return {**meta, "device": device} if device else meta
@@ -110,9 +137,11 @@ def _game_answer(stream: Stream, folded: folding.Folded) -> dict[str, Any]:
 
 
 def _record(request: Request, pk: uuid.UUID, category: str) -> services.Recorded:
-    body = bodies.EventCreate(data=request.data)
-    body.is_valid(raise_exception=True)
-    values = body.validated_data
+    values = _plain_move(request.data)
+    if values is None:
+        body = bodies.EventCreate(data=request.data)
+        body.is_valid(raise_exception=True)
+        values = body.validated_data
     return services.event_record(
         category=category,
         stream_id=pk,

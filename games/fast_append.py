@@ -60,23 +60,26 @@ def try_append(
     data: dict[str, Any],
     expected_version: int | None,
     meta: dict[str, Any],
+    recorder: int | None = None,
 ) -> tuple[store.StoredEvent, folding.Folded, str] | None:
     """Append on the fast path (the event, the state, the status), or None: the caller then
-    takes the locked path."""
+    takes the locked path. ``recorder``: the user whose right to record the statement tests
+    (games.permissions.recorder_to_test); a move he may not make writes nothing and gets None,
+    so the locked path's check says why."""
     if connection.vendor != "postgresql" or type in _SLOW_TYPES:
         return None
     cached = _heads.get(stream_id)
     head = _head(stream_id, expected_version)
     if head is None:
         return None
-    outcome = _attempt(stream_id, head, event_id, type, data, meta)
+    outcome = _attempt(stream_id, head, event_id, type, data, meta, recorder)
     if outcome is None and head is cached:
         # Refused by a cached head, which may be behind the stream (a move legal now can be
         # illegal a few moves back): only a refusal by the head as it is goes to the locked path.
         head = _read_head(stream_id)
         if head is None or (expected_version is not None and head.version != expected_version):
             return None
-        outcome = _attempt(stream_id, head, event_id, type, data, meta)
+        outcome = _attempt(stream_id, head, event_id, type, data, meta, recorder)
     if not isinstance(outcome, Stale):
         return outcome
     # The cached head was not the stream's: another process moved it on. The statement that
@@ -84,7 +87,7 @@ def try_append(
     fresh = _fresh_head(stream_id, outcome)
     if fresh is None or (expected_version is not None and fresh.version != expected_version):
         return None  # a race lost at the lock, or a real conflict: the locked path decides
-    again = _attempt(stream_id, fresh, event_id, type, data, meta)
+    again = _attempt(stream_id, fresh, event_id, type, data, meta, recorder)
     return None if isinstance(again, Stale) else again
 
 
@@ -103,6 +106,7 @@ def _attempt(
     type: str,
     data: dict[str, Any],
     meta: dict[str, Any],
+    recorder: int | None,
 ) -> tuple[store.StoredEvent, folding.Folded, str] | Stale | None:
     after = _fold(head, type, data)
     if after is None:
@@ -124,6 +128,7 @@ def _attempt(
         status=status,
         snapshot=folding.pack(after, stream_id),
         more=more,
+        recorder=recorder,
     )
     if not isinstance(written, int) or over:
         forget(stream_id)
@@ -166,13 +171,13 @@ def _head(stream_id: uuid.UUID, expected_version: int | None) -> Head | None:
 
 
 def _read_head(stream_id: uuid.UUID) -> Head | None:
-    stream = Stream.objects.filter(pk=stream_id, status=Stream.Status.IN_PROGRESS).first()
-    if stream is None:
+    found = store.game_head(stream_id)
+    if found is None:
         return None
-    folded = folding.unpack(stream)
+    folded = folding.unpack_head(stream_id, Stream.Category.GAME, found)
     if folded is None:
         return None
-    head = Head(stream.version, stream.head_hash, folded)
+    head = Head(found.version, found.hash, folded)
     remember(stream_id, head)
     return head
 

@@ -19,11 +19,11 @@ from django.db import connection, transaction
 
 from games import events as event_types
 from games import fast_append, folding, outbox, permissions, readmodels, register, store
-from games.canonical import canonical
+from games.canonical import BadValue, canonical
 from games.models import Game, GameSeat, Match, MatchSeat, Outbox, Player, Stream
 from games.rules import registry
 from games.rules.base import Move, ReportsToMatch, make_ruleset, ruleset_as_dict, step
-from games.rules.errors import BadSetup, IllegalEvent
+from games.rules.errors import BadSetup, IllegalEvent, RuleError
 from games.rules.events import (
     GAME_FINISHED,
     GAME_SCORED,
@@ -396,7 +396,36 @@ def event_record(
     ``category`` ("game" or "match"), when given, is the kind of stream the caller addressed;
     another kind is answered as not found.
     """
-    permissions.check_may_record(user, stream_id)
+    permissions.check_logged_in(user)
+    try:
+        data, meta = _checked_event(type, data, meta, user)
+    except (RuleError, BadValue):
+        permissions.check_may_record(user, stream_id)  # a stranger learns no more than that
+        raise
+    try:
+        if category in (None, Stream.Category.GAME):
+            # The fast statement tests the right to record itself (no query of its own); a move
+            # it does not write is checked below, where a refusal says why.
+            recorder = permissions.recorder_to_test(user)
+            fast = fast_append.try_append(
+                stream_id, event_id, type, data, expected_version, meta, recorder
+            )
+            if fast is not None:
+                return Recorded(fast[0], fast[1], created=True, status=fast[2])
+        permissions.check_may_record(user, stream_id)
+        return _record(stream_id, event_id, type, data, expected_version, meta, category, user)
+    except store.EventIdReused:
+        # Another request took the id first; it is a retry only if it carried the same event.
+        original = _replay_of(event_id, stream_id, type, data)
+        if original is None:
+            raise
+        return original
+
+
+def _checked_event(
+    type: str, data: Any, meta: dict[str, Any] | None, user: Any
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The event's data and meta as stored; RuleError or BadValue for a body that is not."""
     if not isinstance(data, dict):
         raise IllegalEvent("event.bad_data", "The event's data must be a JSON object.")
     # One form, hashed, stored, compared with a retry and returned (games.canonical), and only
@@ -405,19 +434,7 @@ def event_record(
     if type not in SERVICE_ONLY:  # refused as event.reserved_type, whatever their data
         event_types.check_data(type, data)
     data = event_types.normalise(type, data)
-    meta = _meta(user, event_types.check_meta(canonical(meta or {})))
-    try:
-        if category in (None, Stream.Category.GAME):
-            fast = fast_append.try_append(stream_id, event_id, type, data, expected_version, meta)
-            if fast is not None:
-                return Recorded(fast[0], fast[1], created=True, status=fast[2])
-        return _record(stream_id, event_id, type, data, expected_version, meta, category, user)
-    except store.EventIdReused:
-        # Another request took the id first; it is a retry only if it carried the same event.
-        original = _replay_of(event_id, stream_id, type, data)
-        if original is None:
-            raise
-        return original
+    return data, _meta(user, event_types.check_meta(canonical(meta or {})))
 
 
 @transaction.atomic

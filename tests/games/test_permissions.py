@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from games import services
@@ -148,6 +150,38 @@ def test_nobody_but_its_recorders_writes_into_a_match() -> None:
     # the keeper of a match records in its games
     laid = record(stranger, started.json()["id"], "board.laid_out", {"position": _layout()})
     assert laid.status_code == 201
+
+
+def test_the_move_statement_tests_the_recorder_itself_and_writes_nothing_for_a_stranger() -> None:
+    # The fast path's one statement carries the recorder test (no query of its own): a keeper of
+    # the match records in a game the director started, with the head already cached; a
+    # stranger's legal move writes nothing and gets the locked path's reason; a dropped keeper
+    # is refused at once.
+    director, _ = client_of("director", is_staff=True)
+    keeper, _ = client_of("kim")
+    stranger, _ = client_of("sam")
+    live = _match(director, "live")
+    director.post(f"/api/v1/matches/{live}/keepers/", {"user": "kim"}, format="json")
+    game = director.post("/api/v1/games/", {"kind": "scarney-solitaire", "match": live}, "json")
+    game_id = game.json()["id"]
+    laid = record(director, game_id, "board.laid_out", {"position": _layout()})
+    move = laid.json()["game"]["legal_events"][0]
+
+    refused = record(stranger, game_id, move["type"], move["data"])
+    assert refused.status_code == 403 and refused.json()["code"] == "permission.not_a_recorder"
+    assert director.get(f"/api/v1/games/{game_id}/").json()["version"] == 2
+    malformed = record(stranger, game_id, move["type"], {"nonsense": 1})
+    assert malformed.status_code == 403  # a stranger learns nothing of the event's shape
+
+    with CaptureQueriesContext(connection) as queries:
+        kept = record(keeper, game_id, move["type"], move["data"])
+    assert kept.status_code == 201 and kept.json()["game"]["version"] == 3
+    assert not [q for q in queries.captured_queries if "games_stream_keepers" in q["sql"]]
+
+    director.delete(f"/api/v1/matches/{live}/keepers/kim/")
+    after = kept.json()["game"]["legal_events"][0]
+    dropped = record(keeper, game_id, after["type"], after["data"])
+    assert dropped.status_code == 403 and dropped.json()["code"] == "permission.not_a_recorder"
 
 
 def test_the_service_itself_records_without_a_user() -> None:
