@@ -4,7 +4,9 @@ match formats and event types, and a hook that documents each operation's 4xx an
 Views declare their 200/201 answers; the errors are the same house shape everywhere
 (``scarney_site/exceptions.py``), so :func:`add_error_responses` adds them to every operation by
 what it can meet (a path id: 404; a write: 401/403/409/422; query parameters: 400), each with
-the codes it may carry (docs/ERRORS.md lists them all).
+the codes it may carry (docs/ERRORS.md lists them all), with real answers of those codes as
+examples. It also gives the main request bodies and answers their examples, each at the operation
+it was recorded from (scarney_site/examples.py).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from drf_spectacular.utils import OpenApiParameter
 
 from games.events import EVENT_TYPES
 from games.rules import registry
+from scarney_site import examples
 
 ERROR = {
     "type": "object",
@@ -68,12 +71,13 @@ def _readable_without_login(operation: dict[str, Any]) -> None:
         security.append({})
 
 
-def error_response(status: str) -> dict[str, Any]:
+def error_response(status: str, method: str = "get") -> dict[str, Any]:
     when, codes = ERRORS[status]
-    return {
-        "description": f"{when}: {codes}.",
-        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-    }
+    body: dict[str, Any] = {"schema": {"$ref": "#/components/schemas/Error"}}
+    shown = examples.errors_of(status, method)
+    if shown:
+        body["examples"] = shown
+    return {"description": f"{when}: {codes}.", "content": {"application/json": body}}
 
 
 # A request line over gunicorn's limit (limit_request_line, 4094 bytes) never reaches Django:
@@ -98,9 +102,11 @@ def statuses_of(path: str, method: str, operation: dict[str, Any]) -> list[str]:
 
 
 def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
-    """drf-spectacular postprocessing hook: the Error component, the enums, every 4xx."""
+    """drf-spectacular postprocessing hook: the Error component, the enums, every 4xx, and the
+    recorded examples."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas["Error"] = ERROR
+    result["components"].setdefault("examples", {}).update(examples.components())
     # Named by ENUM_NAME_OVERRIDES where a field uses them; listed even where none does.
     schemas.setdefault("GameKind", {"type": "string", "enum": registry.kinds()})
     schemas.setdefault("MatchFormat", {"type": "string", "enum": registry.formats()})
@@ -111,11 +117,23 @@ def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -
         for method, operation in methods.items():
             responses = operation.setdefault("responses", {})
             for status in statuses_of(path, method, operation):
-                responses.setdefault(status, error_response(status))
+                responses.setdefault(status, error_response(status, method))
+            _recorded_examples(f"{method} {path}", operation)
             responses.setdefault("414", URI_TOO_LONG)
             if method == "get" and not path.startswith(NEEDS_LOGIN):
                 _readable_without_login(operation)
     return result
+
+
+def _recorded_examples(where: str, operation: dict[str, Any]) -> None:
+    """The request bodies and answers recorded at this operation (scarney_site/examples.py)."""
+    bodies = [(None, operation.get("requestBody", {}))]
+    bodies += list(operation.get("responses", {}).items())
+    for status, body in bodies:
+        media = body.get("content", {}).get("application/json")
+        shown = examples.at(where, status)
+        if media is not None and shown:
+            media.setdefault("examples", {}).update(shown)
 
 
 def _seat_needs_player_or_name(schemas: dict[str, Any]) -> None:
