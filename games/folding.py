@@ -23,7 +23,13 @@ from games import store
 from games.models import Stream
 from games.rules import registry
 from games.rules.base import Move, Rules, fold_states, make_ruleset, step
-from games.rules.events import GAME_STARTED, MATCH_STARTED, REGISTER_OPENED, TOURNAMENT_CREATED
+from games.rules.events import (
+    GAME_STARTED,
+    MATCH_STARTED,
+    REGISTER_OPENED,
+    TOURNAMENT_CREATED,
+    UNDO,
+)
 from games.rules.matches import MatchRules
 from games.tournaments import state as tournament_state
 
@@ -298,4 +304,23 @@ def load(stream: Stream, at_version: int | None = None) -> Folded:
     """The stream's state now, or as of ``at_version``."""
     if at_version is None or at_version == stream.version:
         return unpack(stream) or refold(stream)
-    return refold(stream, upto=at_version)
+    return _from_past(stream, at_version) or refold(stream, upto=at_version)
+
+
+def _from_past(stream: Stream, version: int) -> Folded | None:
+    """The state at ``version`` folded on from the last snapshot kept before it (at most
+    store.KEEP_EVERY - 1 events); None if none is kept or usable."""
+    kept = store.past_snapshot(stream.pk, version)
+    if kept is None:
+        return None
+    start = _unpack(stream.pk, stream.category, kept[0], kept[1])
+    if start is None:
+        return None
+    events = list(store.stream_events(stream.pk, upto=version, after=start.version))
+    if any(event.type == UNDO for event in events):
+        return None  # a take-back may pop a move made before the kept state: fold it all
+    rules = start.engine.rules
+    states = [start.state]
+    for event in events:
+        step(rules, states, Move(event.type, event.data))
+    return Folded(stream.category, start.header, states[-1], version)

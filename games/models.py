@@ -217,6 +217,21 @@ class Event(models.Model):
         raise ImmutableRowError("Events are append-only and are never deleted.")
 
 
+class PastSnapshot(models.Model):
+    """A stream's state at a version that is a multiple of ``games.store.KEEP_EVERY``, kept so
+    that a state of the past (a retry's original answer, ``?at_version=``) folds at most that
+    many events rather than the whole stream. A cache like ``Stream.snapshot``, authenticated
+    the same way (games.folding); written by games.store with the event of its version."""
+
+    pk = models.CompositePrimaryKey("stream_id", "version")
+    stream = models.ForeignKey(Stream, on_delete=models.CASCADE, related_name="+", db_index=False)
+    version = models.PositiveIntegerField()
+    snapshot = models.BinaryField()
+
+    def __str__(self) -> str:
+        return f"{self.stream_id}@{self.version}"
+
+
 class Outbox(models.Model):
     """A side effect registered in the transaction that caused it; relayed after commit."""
 

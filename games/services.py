@@ -534,6 +534,7 @@ def _append(
     stream.snapshot = folding.pack(after, stream.pk)
     stream.snapshot_version = stream.version
     stream.save(update_fields=["version", "head_hash", "status", "snapshot", "snapshot_version"])
+    store.keep_past(stream.pk, stream.version, stream.snapshot)
     event = store.read(row)
     # Side effects first: they lock the match stream, and every path takes match locks
     # before the player locks of the projections.

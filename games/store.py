@@ -19,7 +19,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from games import events as event_types
-from games.models import Event, Stream
+from games.models import Event, PastSnapshot, Stream
 from games.permissions import RECORDER_CONDITION
 
 
@@ -120,11 +120,16 @@ def read(event: Event) -> StoredEvent:
     )
 
 
-def stream_events(stream_id: uuid.UUID, upto: int | None = None) -> Iterator[StoredEvent]:
-    """The stream's events in version order, up to and including version ``upto``."""
+def stream_events(
+    stream_id: uuid.UUID, upto: int | None = None, after: int = 0
+) -> Iterator[StoredEvent]:
+    """The stream's events in version order, after version ``after`` up to and including
+    version ``upto``."""
     rows = Event.objects.filter(stream_id=stream_id).order_by("version")
     if upto is not None:
         rows = rows.filter(version__lte=upto)
+    if after:
+        rows = rows.filter(version__gt=after)
     for row in rows.iterator(chunk_size=2000):
         yield read(row)
 
@@ -164,6 +169,32 @@ class StreamHead:
     status: str
     snapshot: bytes | None
     snapshot_version: int | None
+
+
+# Every KEEP_EVERY versions the snapshot is also kept apart (PastSnapshot), so that a state of
+# the past folds at most KEEP_EVERY - 1 events after the one kept before it.
+KEEP_EVERY = 64
+_KEEP_PAST = """, kept AS (
+    INSERT INTO games_pastsnapshot (stream_id, version, snapshot)
+    SELECT s.id, %(version)s, %(snapshot)s FROM s
+)"""
+
+
+def keep_past(stream_id: uuid.UUID, version: int, snapshot: bytes) -> None:
+    """The locked path's counterpart of _KEEP_PAST (the caller holds the stream's lock)."""
+    if version % KEEP_EVERY == 0:
+        PastSnapshot.objects.create(stream_id=stream_id, version=version, snapshot=snapshot)
+
+
+def past_snapshot(stream_id: uuid.UUID, version: int) -> tuple[int, bytes] | None:
+    """The last snapshot kept at or before ``version``: (its version, the snapshot)."""
+    row = (
+        PastSnapshot.objects.filter(stream_id=stream_id, version__lte=version)
+        .order_by("-version")
+        .values_list("version", "snapshot")
+        .first()
+    )
+    return None if row is None else (int(row[0]), bytes(row[1]))
 
 
 _HEAD_SQL = """
@@ -220,7 +251,7 @@ def append_unlocked(
         "recorder": recorder,
     }
     test = "" if recorder is None else f"\n        AND {RECORDER_CONDITION}"
-    clauses = ""
+    clauses = _KEEP_PAST if event.version % KEEP_EVERY == 0 else ""
     for number, (sql, extra) in enumerate(more):
         clauses += f", m{number} AS ({sql})"
         params.update(extra)
