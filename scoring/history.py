@@ -11,13 +11,17 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import json
+import uuid
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import psycopg
 from django.db import connection
-from django.db.models import F, Q, QuerySet
+from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from games.models import GameSeat, MatchSeat, Player
+from scoring import selectors
 from scoring.models import GameSummary, MatchStanding
 
 PAGE = 50
@@ -48,7 +52,233 @@ def read_query(params: Any) -> Query:
     )
 
 
+def reader_history(player: Player, query: Query, user: Any) -> dict[str, Any]:
+    """The page ``user`` may read: one statement for both kinds of rows and the seats held.
+
+    Written as SQL on the stream ids (the read models' keys are the streams' ids), so neither
+    ``games_game`` nor ``games_match`` is joined, and each part is grouped by its key with the
+    player's seats aggregated, so no DISTINCT over wide rows and no query for the seats. It has
+    a fixed shape per kind of reader and filters given, so on PostgreSQL it runs prepared."""
+    visible, visible_params = selectors.visible_sql(user, "st")
+    parts, params = [], []
+    for part in (_GAMES_PAGE, _MATCHES_PAGE):
+        where, where_params = _page_filters(query, part)
+        parts.append(
+            f"SELECT * FROM ({part.sql.format(seats=_seats_sql(), visible=visible, where=where)}"
+            f" ORDER BY x.updated_at DESC, x.{part.key} DESC LIMIT %s) AS {part.name}"
+        )
+        params += [player.pk, *visible_params, *where_params, query.limit + 1]
+    rows = sorted(
+        map(_read_row, _execute(" UNION ALL ".join(parts), params)),
+        key=lambda row: (row["updated_at"], row["id"]),
+        reverse=True,
+    )
+    page, more = rows[: query.limit], len(rows) > query.limit
+    return {
+        "player": {"id": player.pk, "name": player.name},
+        "next": _encode(page[-1]) if more and page else None,
+        "results": page,
+    }
+
+
+def reader_fingerprint(player: Player, user: Any) -> tuple[Any, ...]:
+    """What ``reader_history`` depends on: the count, the newest activity and the versions of
+    the rows ``user`` may see, games outside matches then matches (one row per seat held).
+    Any event on one of them, and any change of what the reader
+    may see, changes it (for the ETag, without building the page)."""
+    visible, visible_params = selectors.visible_sql(user, "st")
+    sql = _FINGERPRINT.format(visible=visible)
+    params = [player.pk, *visible_params, player.pk, *visible_params]
+    games_count, games_last, games_versions, count, last, versions = _execute(sql, params)[0]
+    return (games_count, str(games_last), games_versions, count, str(last), versions)
+
+
+@dataclass(frozen=True)
+class _Part:
+    name: str
+    key: str  # the read model's key column: the stream's id
+    kind: str  # the column ``kind`` filters
+    sql: str
+
+
+# Both parts give the same columns: type, id, kind, status, scores (games), games, standing,
+# winner, rating, warnings (matches), updated_at, seats. ``x`` is the read model's row and ``st``
+# the stream (for visibility); %s: the player, the visibility's parameters, then the filters'.
+_GAMES_PAGE = _Part(
+    "games",
+    "game_id",
+    "kind",
+    """SELECT 'game' AS type, x.game_id AS id, x.kind, x.status, x.scores,
+        CAST(NULL AS jsonb) AS games, CAST(NULL AS jsonb) AS standing,
+        CAST(NULL AS jsonb) AS winner, x.rating, CAST(NULL AS jsonb) AS warnings, x.updated_at,
+        {seats} AS seats
+    FROM scoring_gamesummary x
+    JOIN games_gameseat seat ON seat.game_id = x.game_id AND seat.player_id = %s
+    JOIN games_stream st ON st.id = x.game_id
+    WHERE x.match_id IS NULL AND {visible}{where}
+    GROUP BY x.game_id""",
+)
+_MATCHES_PAGE = _Part(
+    "matches",
+    "match_id",
+    "format",
+    """SELECT 'match' AS type, x.match_id AS id, x.format, x.status, CAST(NULL AS jsonb), x.games,
+        x.standing, x.winner, x.rating, x.warnings, x.updated_at, {seats} AS seats
+    FROM scoring_matchstanding x
+    JOIN games_matchseat seat ON seat.match_id = x.match_id AND seat.player_id = %s
+    JOIN games_stream st ON st.id = x.match_id
+    WHERE {visible}{where}
+    GROUP BY x.match_id""",
+)
+_FINGERPRINT = """SELECT * FROM
+    (SELECT COUNT(*), MAX(x.updated_at), SUM(x.version) FROM scoring_gamesummary x
+        JOIN games_gameseat seat ON seat.game_id = x.game_id AND seat.player_id = %s
+        JOIN games_stream st ON st.id = x.game_id
+        WHERE x.match_id IS NULL AND {visible}) AS games,
+    (SELECT COUNT(*), MAX(x.updated_at), SUM(x.version) FROM scoring_matchstanding x
+        JOIN games_matchseat seat ON seat.match_id = x.match_id AND seat.player_id = %s
+        JOIN games_stream st ON st.id = x.match_id
+        WHERE {visible}) AS matches"""
+
+
+def _page_filters(query: Query, part: _Part) -> tuple[str, list[Any]]:
+    """The query's filters as SQL on the part's row ``x``. A date is a day in the current time
+    zone (as Django's ``__date``): ``since`` from its first instant, ``until`` to the next day's."""
+    sql, params = "", []
+    if query.kind:
+        sql += f" AND x.{part.kind} = %s"
+        params.append(query.kind)
+    if query.since:
+        sql += " AND x.updated_at >= %s"
+        params.append(_instant(_midnight(query.since)))
+    if query.until and query.until < dt.date.max:
+        sql += " AND x.updated_at < %s"
+        params.append(_instant(_midnight(query.until + dt.timedelta(days=1))))
+    if query.after:
+        at, last = query.after
+        sql += f" AND (x.updated_at < %s OR (x.updated_at = %s AND x.{part.key} < %s))"
+        when = _instant(dt.datetime.fromisoformat(at))
+        params += [when, when, _stream_id(last)]
+    return sql, params
+
+
+def _midnight(day: dt.date) -> dt.datetime:
+    return timezone.make_aware(dt.datetime.combine(day, dt.time()), timezone.get_current_timezone())
+
+
+def _instant(value: dt.datetime) -> Any:
+    if timezone.is_naive(value):  # a cursor is always written with its offset; be safe anyway
+        value = timezone.make_aware(value, dt.UTC)
+    return connection.ops.adapt_datetimefield_value(value)
+
+
+def _stream_id(raw: str) -> Any:
+    """A cursor's id (checked by ``_cursor``) as the database compares it (SQLite: hex)."""
+    value = uuid.UUID(raw)
+    return value.hex if connection.vendor == "sqlite" else value
+
+
+def _seats_sql() -> str:
+    if connection.vendor == "postgresql":
+        return "string_agg(seat.seat::text, ',')"
+    return "group_concat(seat.seat)"
+
+
+def _read_row(row: tuple[Any, ...]) -> dict[str, Any]:
+    type, id, kind, status, scores, games, standing, winner, rating, warnings, at, seats = row
+    key = id if isinstance(id, uuid.UUID) else uuid.UUID(id)
+    values = [key, kind, status]
+    if type == "game":
+        answer = _game_row((*values, _json(scores), rating, _aware(at)))
+    else:
+        values += [_json(games), _json(standing), _json(winner), rating, _json(warnings)]
+        answer = _match_row((*values, _aware(at)))
+    answer["seats"] = sorted(int(seat) for seat in str(seats).split(","))
+    return answer
+
+
+class JsonText(str):
+    """A JSON value already written as the answer's renderer would write it (compact, ASCII):
+    ``scoring.api``'s history renderer puts it into the answer as it is, undecoded."""
+
+
+def decoded(value: Any) -> Any:
+    """``value`` with every ``JsonText`` in it read back into Python values."""
+    if isinstance(value, JsonText):
+        return json.loads(value)
+    if isinstance(value, dict):
+        return {key: decoded(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [decoded(item) for item in value]
+    return value
+
+
+def _json(raw: Any) -> Any:
+    """A JSON column's value: text on both databases (Django's psycopg loads jsonb as text).
+
+    Decoding a page's scores and standings only to encode them again was most of its Python
+    time and almost all its garbage (~10,000 objects a page), so plain text goes through as
+    ``JsonText``: the database writes ", " and ": " between items outside strings and escapes
+    every quote inside one, so between the quotes' split points the separators can be closed
+    up. Text where Python's encoder could write something else (a backslash escape, a number
+    with a ".", a non-ASCII character) is decoded instead."""
+    if not isinstance(raw, str):
+        return raw
+    if not raw.isascii() or any(mark in raw for mark in _DECODE):
+        return json.loads(raw)
+    parts = raw.split('"')
+    parts[::2] = [part.replace(", ", ",").replace(": ", ":") for part in parts[::2]]
+    return JsonText('"'.join(parts))
+
+
+# PostgreSQL writes numbers without exponents; a "." may be written as Python would not ("1.50").
+_DECODE = ("\\", ".")
+
+
+def _aware(value: Any) -> dt.datetime:
+    when: dt.datetime = value
+    if isinstance(value, str):  # SQLite: naive UTC text
+        when = dt.datetime.fromisoformat(value)
+    return timezone.make_aware(when, dt.UTC) if timezone.is_naive(when) else when
+
+
+def _execute(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    """The statement's rows, through Django's cursor wrapper (logged and counted as any query).
+
+    On PostgreSQL as a server-side prepared statement on the persistent connection: planning
+    these joins cost as much as running them, and the statements have a few fixed shapes.
+    Django binds client-side and switches preparing off for the connection (prepare_threshold
+    None), so it is switched on for this call only, as ``games.store`` does for its append."""
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows: list[tuple[Any, ...]] = cursor.fetchall()
+            return rows
+    connection.ensure_connection()
+    raw = connection.connection
+    threshold, raw.prepare_threshold = raw.prepare_threshold, 0
+    try:
+        logged = connection.queries_logged
+        wrap = connection.make_debug_cursor if logged else connection.make_cursor
+        inner: Any = psycopg.Cursor(raw)  # server-side binding, which can prepare
+        with wrap(inner) as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        if logged and connection.queries_log and connection.queries_log[-1]["sql"] is None:
+            # A prepared statement's text is not kept by the cursor: log it as bound.
+            ops: Any = connection.ops
+            connection.queries_log[-1]["sql"] = ops.compose_sql(sql, params)
+        return rows
+    finally:
+        raw.prepare_threshold = threshold
+
+
+# --- the same history as querysets, for callers that filter with their own Q (exports) ----------
+
+
 def player_history(player: Player, query: Query, visible: Q, match_visible: Q) -> dict[str, Any]:
+    """``reader_history`` with visibility given as Q objects on the read models (``prefix``
+    ``game__stream__`` and ``match__stream__``): the plays export adds its own conditions."""
     games = _games(player, query).filter(visible)
     matches = _matches(player, query).filter(match_visible)
     rows = sorted(
@@ -66,27 +296,6 @@ def player_history(player: Player, query: Query, visible: Q, match_visible: Q) -
         "next": _encode(page[-1]) if more and page else None,
         "results": page,
     }
-
-
-def fingerprint(player: Player, visible: Q, match_visible: Q) -> tuple[Any, ...]:
-    """What the history's answer depends on: the count, the newest activity and the versions of
-    the rows the reader may see, games outside matches then matches. Any event on one of them,
-    and any change of what the reader may see, changes it (for the ETag, without building the
-    page). Both aggregates go in one query: one round trip, one statement to plan."""
-    games = GameSummary.objects.filter(visible, game__seats__player=player, match__isnull=True)
-    matches = MatchStanding.objects.filter(match_visible, match__seats__player=player)
-    parts: list[Any] = []
-    sql: list[str] = []
-    for rows in (games, matches):
-        inner, params = (
-            rows.order_by().annotate(at=F("updated_at"), v=F("version")).values_list("at", "v")
-        ).query.sql_with_params()
-        sql.append(f"(SELECT COUNT(*), MAX(at), SUM(v) FROM ({inner}) AS rows)")
-        parts += params
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT * FROM {sql[0]} AS games, {sql[1]} AS matches", parts)
-        games_count, games_last, games_versions, count, last, versions = cursor.fetchone()
-    return (games_count, str(games_last), games_versions, count, str(last), versions)
 
 
 def _games(player: Player, query: Query) -> QuerySet[GameSummary]:
@@ -165,13 +374,16 @@ def _name_seats(rows: list[dict[str, Any]], player: Player) -> None:
     game_ids = [row["id"] for row in rows if row["type"] == "game"]
     match_ids = [row["id"] for row in rows if row["type"] == "match"]
     # Both kinds' seats in one query (a part with no ids is left out of the union).
-    held = GameSeat.objects.filter(game_id__in=game_ids, player=player).values_list(
-        "game_id", "seat"
+    # No ordering in the parts (the seats' Meta orders them): SQLite refuses it in a union.
+    held = (
+        GameSeat.objects.filter(game_id__in=game_ids, player=player)
+        .order_by()
+        .values_list("game_id", "seat")
     )
     held = held.union(
-        MatchSeat.objects.filter(match_id__in=match_ids, player=player).values_list(
-            "match_id", "seat"
-        ),
+        MatchSeat.objects.filter(match_id__in=match_ids, player=player)
+        .order_by()
+        .values_list("match_id", "seat"),
         all=True,
     )
     seats: dict[str, list[int]] = {}
@@ -210,6 +422,7 @@ def _cursor(raw: Any) -> tuple[str, str] | None:
     try:
         at, last = json.loads(base64.urlsafe_b64decode(raw.encode()))
         dt.datetime.fromisoformat(at)
+        uuid.UUID(str(last))
         return str(at), str(last)
     except (ValueError, TypeError, UnicodeError):
         raise BadQuery("cursor: use the 'next' value of the previous page as it is.") from None

@@ -27,6 +27,21 @@ def visible(user: Any, prefix: str) -> Q:
     return finished_public | Q(**{f"{prefix}created_by": user}) | Q(Exists(kept))
 
 
+def visible_sql(user: Any, stream: str) -> tuple[str, list[Any]]:
+    """``visible`` as an SQL condition (and its parameters) on the ``games_stream`` row aliased
+    ``stream``, for statements written by hand (the player's history): the same three cases."""
+    finished_public = f"({stream}.is_public AND {stream}.status <> 'in_progress')"
+    if user is None or not user.is_authenticated:
+        return finished_public, []
+    if is_director(user):
+        return "1 = 1", []
+    kept = (
+        f"EXISTS (SELECT 1 FROM games_stream_keepers kept"
+        f" WHERE kept.stream_id = {stream}.id AND kept.user_id = %s)"
+    )
+    return f"({finished_public} OR {stream}.created_by_id = %s OR {kept})", [user.pk, user.pk]
+
+
 def player_listed(user: Any, player_id: int) -> bool:
     """Whether ``user`` may see this player at all: with a login, yes; without one, only a player
     of some finished public game or match, so that counting ids lists no member's name."""

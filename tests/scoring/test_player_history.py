@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import random
 import uuid
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
+from django.db import connection
+from django.db.models import Count, Max, Sum
+from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from games import services
-from games.models import Player
+from games.models import GameSeat, Player, Stream
+from scoring import history as histories
+from scoring import selectors
+from scoring.api import HistoryRenderer
+from scoring.models import GameSummary, MatchStanding
 from tests.play import play_out
 
 pytestmark = pytest.mark.django_db
@@ -86,7 +96,14 @@ def test_the_history_pages_on_with_a_cursor_and_filters_by_kind_and_date(api: AP
 def test_bad_parameters_are_refused_with_a_sentence(api: APIClient) -> None:
     finished_game("Di", 4)
     di = Player.objects.get(name="Di")
-    for params in ({"since": "yesterday"}, {"limit": "0"}, {"limit": "x"}, {"cursor": "@@"}):
+    not_an_id = histories._encode({"updated_at": "2024-01-01T00:00:00+00:00", "id": "nope"})
+    for params in (
+        {"since": "yesterday"},
+        {"limit": "0"},
+        {"limit": "x"},
+        {"cursor": "@@"},
+        {"cursor": not_an_id},
+    ):
         answer = history(api, di, **params)
         assert answer.status_code == 400, params
     assert api.get("/api/v1/players/999999/history/").status_code == 404
@@ -101,3 +118,124 @@ def test_without_a_login_only_finished_public_rows_are_listed(
     eve = Player.objects.get(name="Eve")
     assert len(history(api, eve).json()["results"]) == 2
     assert [r["id"] for r in history(anon, eve).json()["results"]] == [str(done)]
+
+
+# --- the hand-written statements against the querysets they replace -----------------------------
+
+
+def readers() -> dict[str, Any]:
+    """Anonymous, a stranger, a recorder (creator of some rows, keeper of others), staff, and a
+    director by a group's permission."""
+    make = get_user_model().objects.create_user
+    director = make(username="by-group")
+    group = Group.objects.create(name="directors")
+    group.permissions.add(Permission.objects.get(codename="direct"))
+    director.groups.add(group)
+    return {
+        "anonymous": None,
+        "stranger": make(username="stranger"),
+        "recorder": make(username="recorder"),
+        "staff": make(username="staff", is_staff=True),
+        "director": director,
+    }
+
+
+def mixed_history(recorder: Any) -> Player:
+    """Fay's rows seen differently by each reader: finished public games and matches, a game and
+    a match in progress that ``recorder`` created, a private one he keeps, a private one of
+    someone else, and a game where she holds two seats."""
+    games = [finished_game("Fay", seed) for seed in range(4)]
+    sheet_match("Fay", [116, 63])
+    sheet_match("Fay", [80], user=recorder)  # in progress
+    services.game_start(kind="scarney-solitaire", seats=[{"name": "Fay"}], user=recorder)
+    Stream.objects.filter(pk=games[1]).update(is_public=False)
+    Stream.objects.get(pk=games[1]).keepers.add(recorder)
+    Stream.objects.filter(pk=games[2]).update(is_public=False)
+    fay = Player.objects.get(name="Fay")
+    # two seats held in one game (the register allows it after a merge of two names)
+    GameSeat.objects.create(game_id=games[3], seat=3, player=fay)
+    return fay
+
+
+def test_visible_sql_admits_the_streams_visible_admits() -> None:
+    people = readers()
+    mixed_history(people["recorder"])
+    for name, reader in people.items():
+        expected = set(Stream.objects.filter(selectors.visible(reader, "")).values_list("pk"))
+        condition, params = selectors.visible_sql(reader, "st")
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT st.id FROM games_stream st WHERE {condition}", params)
+            found = set(cursor.fetchall())
+        assert found == expected, name
+        assert 0 < len(found), name
+
+
+def test_the_page_and_its_tag_agree_with_the_querysets() -> None:
+    people = readers()
+    fay = mixed_history(people["recorder"])
+    today = dt.datetime.now(dt.UTC).date()
+    queries = [
+        {},
+        {"limit": "2"},
+        {"kind": "scarney-solitaire"},
+        {"kind": "scarney-singles"},
+        {"since": today.isoformat(), "until": today.isoformat()},
+        {"until": (today - dt.timedelta(days=1)).isoformat()},
+    ]
+    for name, reader in people.items():
+        games = selectors.visible(reader, "game__stream__")
+        matches = selectors.visible(reader, "match__stream__")
+        for params in queries:
+            query = histories.read_query(params)
+            while True:
+                page = histories.reader_history(fay, query, reader)
+                expected = histories.player_history(fay, query, games, matches)
+                assert histories.decoded(page) == expected, (name, params)
+                if page["next"] is None:
+                    break
+                query = histories.read_query({**params, "cursor": page["next"]})
+        assert histories.reader_fingerprint(fay, reader) == fingerprint(fay, games, matches), name
+
+
+def test_a_player_holding_two_seats_is_named_in_both() -> None:
+    people = readers()
+    fay = mixed_history(people["recorder"])
+    page = histories.reader_history(fay, histories.read_query({}), people["staff"])
+    rows = page["results"]
+    assert sorted(row["seats"] for row in rows) == [[0]] * 6 + [[0, 3]]
+
+
+def fingerprint(player: Player, games: Any, matches: Any) -> tuple[Any, ...]:
+    """The ETag's facts as querysets: one row per seat held, as the history's statement has."""
+    facts: list[Any] = []
+    for rows in (
+        GameSummary.objects.filter(games, game__seats__player=player, match__isnull=True),
+        MatchStanding.objects.filter(matches, match__seats__player=player),
+    ):
+        found = rows.aggregate(count=Count("pk"), last=Max("updated_at"), versions=Sum("version"))
+        facts += [found["count"], str(found["last"]), found["versions"]]
+    return tuple(facts)
+
+
+def test_json_text_is_written_in_as_the_renderer_writes_the_values() -> None:
+    texts = [
+        '{"b": [1, 2, {"c": "x, y: z"}], "a": null, "d": true}',
+        '[{"total": 116, "name": "Fay"}, []]',
+        '{"ratio": 1.50, "e": 1e3}',  # numbers Python writes otherwise: decoded
+        r'{"name": "a \"quoted\" name"}',  # escapes: decoded
+        '{"name": "Zoë"}',  # non-ASCII: decoded
+    ]
+    values = [histories._json(text) for text in texts]
+    assert [type(value) is histories.JsonText for value in values] == [1, 1, 0, 0, 0]
+    data = {"results": [{"games": value, "name": "\u0000json"} for value in values], "next": None}
+    plain = JSONRenderer().render(histories.decoded(data))
+    assert HistoryRenderer().render(data) == plain
+    assert json.loads(plain)["results"][0]["games"]["b"][2] == {"c": "x, y: z"}
+    # a value that renders as the mark itself: every value is decoded, same bytes
+    marked = {**data, "next": HistoryRenderer.MARK}
+    assert HistoryRenderer().render(marked) == JSONRenderer().render(histories.decoded(marked))
+    # indented (the browsable API's view of the JSON): decoded
+    context = {"indent": 4}
+    assert HistoryRenderer().render(data, "application/json", context) == JSONRenderer().render(
+        histories.decoded(data), "application/json", context
+    )
