@@ -42,9 +42,18 @@ def test_a_token_costs_one_query(user: Any, django_assert_num_queries: Any) -> N
     token, key = ApiToken.objects.issue(user)
     request = Request(APIRequestFactory().get("/", HTTP_AUTHORIZATION=f"Token {key}"))
     with django_assert_num_queries(1) as captured:  # the token with its user
-        assert HashedTokenAuthentication().authenticate(request) == (user, token)
+        found_user, found_token = HashedTokenAuthentication().authenticate(request)
+        assert (found_user, found_token) == (user, token)
+        assert found_token.user is found_user  # no second query for the user
     (query,) = captured.captured_queries
-    assert '"access_apitoken"."digest" = ' in query["sql"]  # unique: an index lookup
+    assert "t.digest = " in query["sql"]  # unique: an index lookup
+    # every field as the ORM reads it: typed, time-zone aware
+    assert found_token.expires == token.expires and found_token.expires.tzinfo is not None
+    assert (found_user.username, found_user.is_active, found_user.date_joined) == (
+        user.username,
+        user.is_active,
+        user.date_joined,
+    )
 
 
 def test_the_database_holds_no_usable_key(user: Any) -> None:
