@@ -11,6 +11,7 @@ The module also holds what the three games share around it: event checks and set
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
@@ -58,9 +59,19 @@ class Sides:
 
     def pawns_of(self, seat: int) -> tuple[str, ...]:
         """The eight pawns ``seat`` places (none for a seat that does not place)."""
-        if not self.colours or seat not in (self.first, self.second):
-            return ()
-        return tuple(pawn for pawn in ALL_PAWNS if self.owner(pawn) == seat)
+        return _pawns_of(self.first, self.second, self.colours, seat)
+
+
+# Remembered: every answer of a High-Low or Doubles game shows each seat's pawns, and there
+# are only a few dozen ways to share the colours between two seats.
+@functools.lru_cache(maxsize=256)
+def _pawns_of(first: int, second: int, colours: tuple[str, ...], seat: int) -> tuple[str, ...]:
+    if not colours or seat not in (first, second):
+        return ()
+    own = first if seat == first else second
+    return tuple(
+        pawn for pawn in ALL_PAWNS if (first if colour_of(pawn) in colours else second) == own
+    )
 
 
 def phase(sides: Sides, board: Board) -> str | None:
@@ -209,10 +220,8 @@ def refusal_after_placing(move: Move, study: bool) -> IllegalEvent:
 
 def view(sides: Sides, board: Board, seats: int) -> dict[str, Any]:
     """Each seat's colours and the pawns it still has to place (lists by seat)."""
-    colours = [
-        [c for c in COLOURS if any(colour_of(p) == c for p in sides.pawns_of(seat))]
-        for seat in range(seats)
-    ]
+    held = [{colour_of(p) for p in sides.pawns_of(seat)} for seat in range(seats)]
+    colours = [[c for c in COLOURS if c in mine] for mine in held]
     unplaced = [[p for p in sides.pawns_of(seat) if p not in board] for seat in range(seats)]
     return {"colours": colours, "unplaced": unplaced}
 
