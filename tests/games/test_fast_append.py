@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import pickle
 import random
 import uuid
 from typing import Any
@@ -10,6 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.db import transaction
 
+from bench import families
 from games import fast_append, folding, services, store
 from games.models import Event, Stream
 from games.rules.base import Move
@@ -179,3 +182,17 @@ def test_a_head_left_stale_by_another_process_costs_no_locked_path(monkeypatch: 
     assert recorded.created and recorded.event.version == 5
     assert fast_append._heads[game_id].version == 5
     assert folding.refold(Stream.objects.get(pk=game_id)).state == recorded.folded.state
+
+
+@pytest.mark.parametrize("family", [family for family, _, _ in families.FAMILIES])
+def test_a_snapshot_is_pickles_own_bytes_for_every_family(family: str) -> None:
+    # folding.pack's pickler reduces the slotted dataclasses itself (faster): the bytes must be
+    # exactly those pickle writes, so that the stock __setstate__ reads them back as ever.
+    kind, seats, ruleset = next(f for f in families.FAMILIES if f[0] == family)
+    game_id = uuid.uuid4()
+    for _, folded in itertools.islice(families.play(kind, seats, ruleset, seed=11), 120):
+        own = pickle.dumps((folded.header, folded.state), pickle.HIGHEST_PROTOCOL)
+        packed = folding.pack(folded, game_id)
+        assert packed.endswith(own) and len(packed) == len(own) + 32
+        back = folding._unpack(game_id, "game", folded.version, packed)
+        assert back is not None and back.state == folded.state
