@@ -286,14 +286,21 @@ class _Pickler(pickle.Pickler):
     """
 
     def reducer_override(self, obj: Any) -> Any:
-        names = _slotted_fields(type(obj))
+        names = _slotted_fields.get(type(obj), _UNSEEN)
+        if names is _UNSEEN:
+            names = _slotted_fields[type(obj)] = _fields_of(type(obj))
         if names is None:
             return NotImplemented
-        return copyreg.__newobj__, (type(obj),), [getattr(obj, name) for name in names]
+        return _NEWOBJ, (type(obj),), [getattr(obj, name) for name in names]
 
 
-@functools.cache
-def _slotted_fields(cls: type) -> tuple[str, ...] | None:
+# copyreg.__newobj__, as object.__reduce_ex__ names it (typeshed does not list it).
+_NEWOBJ = copyreg.__newobj__  # type: ignore[attr-defined]
+_UNSEEN = object()
+_slotted_fields: dict[type, Any] = {}
+
+
+def _fields_of(cls: type) -> tuple[str, ...] | None:
     """The field names of a slotted dataclass that pickles through dataclasses' own state
     functions; None for any other class (pickled as pickle pickles it)."""
     getstate = getattr(cls, "__getstate__", None)

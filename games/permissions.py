@@ -60,7 +60,7 @@ _DIRECT_SQL = """
 
 def _holds_direct(user_id: int) -> bool:
     app_label, codename = DIRECT.split(".")
-    params = {"codename": codename, "app_label": app_label, "user": user_id}
+    params: dict[str, str | int] = {"codename": codename, "app_label": app_label, "user": user_id}
     with connection.cursor() as cursor:
         cursor.execute(_DIRECT_SQL, params)
         row = cursor.fetchone()
