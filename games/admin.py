@@ -661,7 +661,7 @@ class TournamentAdmin(ReadOnlyAdmin):
 def _round_param(request: HttpRequest, last: int) -> int | None:
     """``?round=N`` when it names a paired round, else the latest (None before round 1)."""
     text = request.GET.get("round", "")
-    if text.isdigit() and 1 <= int(text) <= last:
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= last:
         return int(text)
     return last or None
 

@@ -112,7 +112,7 @@ class EventType:
 
 
 def _circle_number(value: Any) -> Any:
-    if isinstance(value, str) and value[:1] in "Cc" and value[1:].isdigit():
+    if isinstance(value, str) and value[:1] in "Cc" and value[1:].isascii() and value[1:].isdigit():
         return int(value[1:])
     return value
 

@@ -85,7 +85,10 @@ class MatchCreate(Closed):
 
 
 class KeeperAdd(Closed):
-    user = serializers.CharField(max_length=150, help_text="The keeper's username.")
+    # Not trimmed: a name of spaces is no user's, which the service says (422).
+    user = serializers.CharField(
+        max_length=150, trim_whitespace=False, help_text="The keeper's username."
+    )
 
 
 class Keepers(serializers.Serializer[Any]):

@@ -466,6 +466,6 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int) -
     text = request.query_params.get(name)
     if text is None:
         return default
-    if not text.isdigit() or not low <= int(text) <= high:
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
         raise BadValue("query.bad_value", f"{name} must be a whole number from {low} to {high}.")
     return int(text)

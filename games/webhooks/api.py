@@ -26,7 +26,10 @@ LIMIT_DEFAULT, LIMIT_MAX = 50, 200
 
 
 class WebhookCreate(serializers.Serializer[Any]):
-    url = serializers.CharField(help_text="An absolute http:// or https:// URL.", max_length=2000)
+    # Not trimmed: the service refuses what is not an absolute URL (422).
+    url = serializers.CharField(
+        help_text="An absolute http:// or https:// URL.", max_length=2000, trim_whitespace=False
+    )
     events = serializers.ListField(
         child=serializers.ChoiceField(choices=list(EVENT_TYPES)),
         required=False,
