@@ -102,7 +102,7 @@ def _at_version(request: Request, stream: Stream) -> int | None:
 
 
 _MOVE_FIELDS = frozenset(bodies.EventCreate().fields)
-_TYPE = re.compile(r"[a-z0-9_.]{1,60}")
+_TYPE = re.compile(bodies.EVENT_TYPE)
 
 
 def _plain_move(body: Any) -> dict[str, Any] | None:
@@ -114,7 +114,9 @@ def _plain_move(body: Any) -> dict[str, Any] | None:
     event_id, kind = body.get("id"), body.get("type")
     data, meta = body.get("data", {}), body.get("meta", {})
     version = body.get("expected_version")
-    if type(event_id) is not str or type(kind) is not str or not _TYPE.fullmatch(kind):
+    if type(event_id) is not str or type(kind) is not str:
+        return None
+    if len(kind) > 60 or not _TYPE.fullmatch(kind):  # fullmatch: "$" would let a "\n" end it
         return None
     if type(data) is not dict or type(meta) is not dict:
         return None

@@ -27,6 +27,11 @@ class Closed(serializers.Serializer[Any]):
         return super().to_internal_value(data)
 
 
+# An event type's name (pawn.jumped): the body's schema gives it as the pattern, and
+# games.api reads a plain move by it.
+EVENT_TYPE = r"^[a-z0-9_.]+$"
+
+
 @extend_schema_field({"type": "string", "enum": registry.kinds()})
 class KindField(serializers.CharField):
     pass
@@ -69,7 +74,7 @@ class EventCreate(Closed):
     id = serializers.UUIDField()
     # Event types are dotted lower-case names (pawn.jumped); the schema says so, so that a
     # body it calls valid is never refused here (an unknown type is the service's 422).
-    type = serializers.RegexField(r"^[a-z0-9_.]+$", max_length=60)
+    type = serializers.RegexField(EVENT_TYPE, max_length=60)
     # DRF's metaclass takes declared fields off the class, so this leaves Serializer.data alone.
     data = serializers.DictField(required=False, default=dict)  # type: ignore[assignment]
     expected_version = serializers.IntegerField(required=False, allow_null=True, min_value=0)

@@ -56,8 +56,7 @@ def token_with_user(digest: str) -> ApiToken | None:
     if connection.vendor != "postgresql":
         # Other backends hand back raw values (SQLite: naive datetimes as text) that the ORM
         # converts; this written form is for PostgreSQL, whose driver returns them typed.
-        found = ApiToken.objects.select_related("user").filter(digest=digest).first()
-        return found
+        return ApiToken.objects.select_related("user").filter(digest=digest).first()
     sql, token_fields, user_fields = _lookup()
     with connection.cursor() as cursor:
         cursor.execute(sql, [digest])

@@ -19,7 +19,9 @@ JSON = st.recursive(
     max_leaves=6,
 )
 IDS = st.uuids().map(str) | st.uuids().map(lambda u: u.hex) | st.text(max_size=8) | JSON_LEAF
-TYPES = st.sampled_from(["pawn.jumped", "dice.thrown", " pawn.jumped", "", "A.b", "x" * 61])
+TYPES = st.sampled_from(
+    ["pawn.jumped", "dice.thrown", " pawn.jumped", "pawn.jumped\n", "", "A.b", "x" * 61]
+)
 FIELDS = {
     "id": IDS,
     "type": TYPES | JSON_LEAF,
