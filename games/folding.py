@@ -37,8 +37,9 @@ from games.rules.matches import MatchRules
 from games.tournaments import state as tournament_state
 
 # Bump when a state class changes shape or moves: older snapshots are then ignored and refolded.
-# 3: the rule modules moved into family packages (pickles name class paths); 4: authenticated.
-SNAPSHOT_FORMAT = 4
+# 3: the rule modules moved into family packages (pickles name class paths); 4: authenticated;
+# 5: Scarney 3000 keeps its turns packed and only the last turn's throws.
+SNAPSHOT_FORMAT = 5
 # The first event of a stream of each category.
 START_EVENTS = (GAME_STARTED, MATCH_STARTED, TOURNAMENT_CREATED, REGISTER_OPENED)
 

@@ -1,8 +1,8 @@
 """Slow clients: behind the buffering front (deploy/front, nginx), /healthz still answers at once.
 
-gunicorn (gunicorn.conf.py; here 1 process of 4 threads) gives each request a thread, which reads the
-request from the socket as it comes: clients trickling their requests a byte at a time take every
-thread, and /healthz waits behind them (the control below). nginx reads every request whole
+gunicorn (gunicorn.conf.py; here 1 process of 4 threads) gives each request a thread, which reads
+the request from the socket as it comes: clients trickling their requests a byte at a time take
+every thread, and /healthz waits behind them (the control below). nginx reads every request whole
 before passing it on.
 
 The tricklers send their headers a byte at a time. A trickled body would hold a thread only when

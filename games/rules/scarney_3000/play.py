@@ -7,12 +7,15 @@ and hands it here; the seating (partner) throws keep their own record in ``Draw`
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import struct
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from games.rules import base
 from games.rules.base import Move
-from games.rules.dice import read_faces
+from games.rules.dice import DEAD, read_faces
 from games.rules.errors import IllegalEvent
 from games.rules.events import STOOD, THROWN
 from games.rules.scarney_3000.scoring import (
@@ -36,11 +39,91 @@ DRAWING, MUST_THROW, MAY_STAND, OVER = "drawing", "must_throw", "may_stand", "ov
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """A finished turn: the shooter, the score entered (0 for a bust) and its throws."""
+    """A finished turn: the shooter and the score entered (0 for a bust)."""
 
     seat: int
     score: int
-    throws: tuple[Throw, ...] = ()
+
+
+_TURN = struct.Struct("<Bi")  # a finished turn packed: the shooter's seat, the score entered
+# A bonus hand of an entered turn packed: seat, the seat's turn number, the face (D for dead
+# dice), how many dice, the points.
+_AWARD = struct.Struct("<BHcBi")
+
+
+class Turns(Sequence[Turn]):
+    """Every finished turn in order, packed five bytes a turn.
+
+    A long game's snapshot stays small and quick to pickle (one bytes object, not a thousand
+    small ones); the throws of a turn are in the event stream, the last turn's in the state.
+    """
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: bytes = b"") -> None:
+        self._data = data
+
+    def plus(self, seat: int, score: int) -> Turns:
+        return Turns(self._data + _TURN.pack(seat, score))
+
+    def count_of(self, seat: int) -> int:
+        """How many turns ``seat`` has finished (a bust counts)."""
+        return self._data[:: _TURN.size].count(seat)
+
+    def rows(self) -> Iterator[tuple[int, int]]:
+        """Each turn as a plain ``(seat, score)``, the quickest to read."""
+        return _TURN.iter_unpack(self._data)
+
+    def __iter__(self) -> Iterator[Turn]:
+        return itertools.starmap(Turn, self.rows())
+
+    def __len__(self) -> int:
+        return len(self._data) // _TURN.size
+
+    @overload
+    def __getitem__(self, index: int) -> Turn: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Turn]: ...
+
+    def __getitem__(self, index: int | slice) -> Turn | Sequence[Turn]:
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        position = range(len(self))[index]  # IndexError as a tuple gives it
+        return Turn(*_TURN.unpack_from(self._data, position * _TURN.size))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Turns):
+            return NotImplemented
+        return self._data == other._data
+
+    def __hash__(self) -> int:
+        return hash(self._data)
+
+    def __repr__(self) -> str:
+        return f"Turns({list(self)!r})"
+
+    def __reduce__(self) -> tuple[type[Turns], tuple[bytes]]:
+        return Turns, (self._data,)
+
+
+def pack_awards(seat: int, number: int, throws: Sequence[Throw]) -> bytes:
+    """The bonus hands of an entered turn, packed; all were confirmed, as no one stands on
+    pending (dead-dice hands of three or more, then the number bonus, throw by throw)."""
+    packed = b""
+    for throw in throws:
+        if throw.dead >= 3:
+            packed += _AWARD.pack(seat, number, DEAD.encode(), throw.dead, throw.dead_points)
+        if throw.bonus_face:
+            face = throw.bonus_face.encode()
+            packed += _AWARD.pack(seat, number, face, throw.bonus_dice, throw.bonus_points)
+    return packed
+
+
+def award_rows(state: State) -> Iterator[tuple[int, int, str, int, int]]:
+    """Each bonus hand awarded so far: ``(seat, turn number, face, dice, points)``."""
+    for seat, number, face, count, points in _AWARD.iter_unpack(state.awards):
+        yield seat, number, face.decode(), count, points
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +149,10 @@ class Draw:
 class State:
     """A moment of the game: the turn in play (RULES.md 9.3 variables) and every finished turn.
 
+    ``turns`` keeps each finished turn's seat and score, ``sums`` each seat's total (empty
+    before the first turn), ``awards`` the bonus hands entered (packed, ``award_rows``) and
+    ``last_throws`` the throws of the turn just ended, so the table sees how it came about.
+
     ``teams`` is empty when each plays for himself, else the two sides ("We" first). ``order``
     is the order of play, first shooter first. ``closing`` lists the seats still due before the
     final comparison under ``s3000_equal_turns`` (the rest of the round, then tie-break turns),
@@ -85,17 +172,17 @@ class State:
     pending: int = 0
     in_cup: int = DICE
     throws: tuple[Throw, ...] = ()
-    turns: tuple[Turn, ...] = ()
+    turns: Turns = field(default_factory=Turns)
+    sums: tuple[int, ...] = ()
+    awards: bytes = b""
+    last_throws: tuple[Throw, ...] = ()
     closing: tuple[int, ...] | None = None
     winners: tuple[int, ...] = ()
 
 
 def totals(state: State) -> list[int]:
     """Each seat's cumulative score (the sum of his entered turns)."""
-    sums = [0] * state.seats
-    for turn in state.turns:
-        sums[turn.seat] += turn.score
-    return sums
+    return list(state.sums) if state.sums else [0] * state.seats
 
 
 def contestants(state: State) -> tuple[tuple[int, ...], ...]:
@@ -115,6 +202,11 @@ def _group_of(state: State, seat: int) -> tuple[int, ...]:
 def end_turn(state: State, score: int, throws: tuple[Throw, ...] = ()) -> State:
     """Enter the shooter's turn score (0 for a bust) and pass the dice (RULES.md 9.3, 9.4)."""
     shooter = state.shooter
+    sums = totals(state)
+    sums[shooter] += score
+    awards = state.awards
+    if score:  # the bonus hands of a bust are lost with it
+        awards += pack_awards(shooter, state.turns.count_of(shooter) + 1, throws)
     after = dataclasses.replace(
         state,
         phase=MUST_THROW,
@@ -122,10 +214,13 @@ def end_turn(state: State, score: int, throws: tuple[Throw, ...] = ()) -> State:
         pending=0,
         in_cup=DICE,
         throws=(),
-        turns=(*state.turns, Turn(shooter, score, throws)),
+        turns=state.turns.plus(shooter, score),
+        sums=tuple(sums),
+        awards=awards,
+        last_throws=throws,
     )
     group = _group_of(after, shooter)
-    reached = score > 0 and sum(totals(after)[seat] for seat in group) >= state.ruleset.s3000_target
+    reached = score > 0 and sum(sums[seat] for seat in group) >= state.ruleset.s3000_target
     if not state.ruleset.s3000_equal_turns:
         if reached:
             return _over(after, group)  # D-3000-3: the game ends at once

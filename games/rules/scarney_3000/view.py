@@ -12,8 +12,9 @@ from games.rules.scarney_3000.play import (
     MUST_THROW,
     OVER,
     State,
-    Turn,
+    award_rows,
     contestant_totals,
+    totals,
 )
 from games.rules.scarney_3000.scoring import (
     BUST,
@@ -29,34 +30,26 @@ SIDE_NAMES = ("We", "They")
 
 
 def seat_score(state: State, seat: int) -> SeatScore:
-    """Points are the turn scores less their bonus hands, which are itemised."""
-    entered = [turn for turn in state.turns if turn.seat == seat]
+    """Points are the turn scores less their bonus hands, which are itemised.
+
+    The kind names the hand (``three_6s``, ``four_dead_dice``): one kind has one value in a
+    game, so a seat's awards of one kind are identical rows on the read side; ``why`` names the
+    seat's turn that made it.
+    """
     bonuses = tuple(
-        award
-        for number, turn in enumerate(entered, start=1)
-        if turn.score
-        for award in turn_bonuses(turn, number)
+        _award(face, count, points, number)
+        for owner, number, face, count, points in award_rows(state)
+        if owner == seat
     )
-    total = sum(turn.score for turn in entered)
+    total = totals(state)[seat]
     return SeatScore(seat, total - sum(award.points for award in bonuses), bonuses)
 
 
-def turn_bonuses(turn: Turn, number: int) -> tuple[BonusAward, ...]:
-    """The bonus hands of an entered turn; all were confirmed, as no one stands on pending.
-
-    The kind names the hand (``three_6s``, ``four_dead_dice``): one kind has one value in a
-    game, so a seat's awards of one kind are identical rows on the read side.
-    """
-    awards = []
-    for throw in turn.throws:
-        hands = [(DEAD, throw.dead, throw.dead_points, "")] if throw.dead >= 3 else []
-        if throw.bonus_face:
-            hands.append((throw.bonus_face, throw.bonus_dice, throw.bonus_points, " confirmed"))
-        for face, count, points, confirmed in hands:
-            name = hand_name(face, count)
-            why = f"{name}{confirmed}, turn {number}"
-            awards.append(BonusAward(name.replace(" ", "_"), points, why, (face,) * count))
-    return tuple(awards)
+def _award(face: str, count: int, points: int, number: int) -> BonusAward:
+    name = hand_name(face, count)
+    confirmed = "" if face == DEAD else " confirmed"
+    why = f"{name}{confirmed}, turn {number}"
+    return BonusAward(name.replace(" ", "_"), points, why, (face,) * count)
 
 
 def dice_view(state: State) -> dict[str, Any]:
@@ -85,7 +78,7 @@ def last_turn_view(state: State) -> dict[str, Any] | None:
     if not state.turns:
         return None
     turn = state.turns[-1]
-    return {"seat": turn.seat, "score": turn.score, "throws": throws_view(turn.throws)}
+    return {"seat": turn.seat, "score": turn.score, "throws": throws_view(state.last_throws)}
 
 
 def draw_view(state: State) -> dict[str, Any] | None:
@@ -104,7 +97,7 @@ def draw_view(state: State) -> dict[str, Any] | None:
 def report_of(state: State) -> dict[str, Any]:
     """What the match keeps of a game: every turn (busts 0), the order of play, the sides."""
     return {
-        "turns": [[turn.seat, turn.score] for turn in state.turns],
+        "turns": [[seat, score] for seat, score in state.turns.rows()],
         "order": list(state.order),
         "sides": [list(team) for team in state.teams],
     }
@@ -162,16 +155,16 @@ def throw_view(throw: Throw, banked: int, pending: int) -> dict[str, Any]:
 
 def sheet_view(state: State) -> list[dict[str, Any]]:
     """Each seat's column as on the book's sheet: scoring turns, "score - cumulative"."""
-    columns = []
-    for seat in range(state.seats):
-        running = 0
-        entries = []
-        for turn in state.turns:
-            if turn.seat == seat and turn.score:
-                running += turn.score
-                entries.append({"score": turn.score, "cumulative": running})
-        columns.append({"seat": seat, "entries": entries, "total": running})
-    return columns
+    columns: list[list[dict[str, int]]] = [[] for _ in range(state.seats)]
+    running = [0] * state.seats
+    for seat, score in state.turns.rows():
+        if score:
+            running[seat] += score
+            columns[seat].append({"score": score, "cumulative": running[seat]})
+    return [
+        {"seat": seat, "entries": entries, "total": running[seat]}
+        for seat, entries in enumerate(columns)
+    ]
 
 
 def sides_view(state: State) -> list[dict[str, Any]]:

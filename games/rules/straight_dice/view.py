@@ -85,20 +85,24 @@ def _phase(state: State) -> str:
 
 
 def _seat_frames(state: State, seat: int) -> list[dict[str, Any]]:
+    """The seat's column of the pad: each frame's score and running total, with the throws of
+    his latest finished frame and of a frame in play only (earlier frames' throws are in the
+    event stream), so the answer to a move stays the size of a round, not of the game."""
+    mine = [frame for frame in state.frames if frame.seat == seat]
+    ended = [frame for frame in mine if frame.ended]
+    itemised = {id(frame) for frame in mine if not frame.ended or frame is ended[-1]}
     rows, running = [], 0
-    for frame in state.frames:
-        if frame.seat != seat:
-            continue
+    for frame in mine:
         running += frame.score if frame.ended else 0
-        rows.append(
-            {
-                "frame": frame.number,
-                "score": frame.score if frame.ended else None,
-                "cumulative": running if frame.ended else None,
-                "ended": frame.ended or None,
-                "throws": [throw.as_dict() for throw in frame.throws],
-            }
-        )
+        row: dict[str, Any] = {
+            "frame": frame.number,
+            "score": frame.score if frame.ended else None,
+            "cumulative": running if frame.ended else None,
+            "ended": frame.ended or None,
+        }
+        if id(frame) in itemised:
+            row["throws"] = [throw.as_dict() for throw in frame.throws]
+        rows.append(row)
     return rows
 
 

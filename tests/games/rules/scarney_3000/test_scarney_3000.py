@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 import uuid
 from collections import Counter
 from itertools import product
@@ -382,6 +383,25 @@ def test_a_hand_made_twice_gives_two_identical_awards_of_its_kind() -> None:
     (first, second) = RULES.scores(state)[0].bonuses
     assert (first.kind, first.points, first.pawns) == (second.kind, second.points, second.pawns)
     assert first.why.endswith("turn 1") and second.why.endswith("turn 2")
+
+
+def test_a_long_game_keeps_its_turns_packed_and_only_the_last_turns_throws() -> None:
+    # given: 1,200 turns, each a 900 bonus hand confirmed and a stand (target out of reach)
+    state = start(3, s3000_target=10_000_000)
+    hand = [throw("6 6 6 1 3"), throw("D 4"), STAND]
+    for _ in range(1_200):
+        state = play(state, *hand)
+    # then: every turn and award is there, in order, and the state pickles small
+    assert len(state.turns) == 1_200 and state.turns[-1] == state.turns[1_199]
+    assert [t.seat for t in state.turns[:4]] == [0, 1, 2, 0]
+    assert state.turns.count_of(0) == 400 and state.turns[0].score == 950
+    assert len(RULES.scores(state)[2].bonuses) == 400
+    assert RULES.scores(state)[2].bonuses[-1].why == "three 6s confirmed, turn 400"
+    assert len(state.last_throws) == 2 and RULES.view(state)["dice"]["last_turn"]["score"] == 950
+    assert len(pickle.dumps(state)) < 20 * 1_200  # the throws are not kept: about 16 bytes a turn
+    assert pickle.loads(pickle.dumps(state)) == state
+    with pytest.raises(IndexError):
+        state.turns[1_200]
 
 
 def test_bonus_hands_of_a_bust_turn_are_not_awarded() -> None:

@@ -414,6 +414,25 @@ def test_the_view_tells_whose_throw_how_many_dice_and_what_the_shooter_may_do() 
     assert RULES.legal_events(state) is None
 
 
+def test_the_pad_itemises_only_each_seats_latest_frame_so_the_answer_stays_a_rounds_size() -> None:
+    state = play_rounds(new_game(3), 3, {0: SCORE_17, 1: SCORE_20, 2: CRAP})
+    pad = RULES.view(state)["dice"]["frames"]
+    state = play(state, throw("1 3 3 4 6"))  # seat 0's fourth frame is in play
+    pad = RULES.view(state)["dice"]["frames"]
+    assert [[f["cumulative"] for f in column] for column in pad] == [
+        [17, 34, 51, None],
+        [20, 40, 60],
+        [0, 0, 0],
+    ]
+    assert [["throws" in f for f in column] for column in pad] == [
+        [False, False, True, True],
+        [False, False, True],
+        [False, False, True],
+    ]
+    assert [len(f["throws"]) for f in pad[0][2:]] == [1, 1]
+    assert [f["faces"] for f in pad[2][-1]["throws"]] == [["1", "3", "D", "D", "D"], ["D", "D"]]
+
+
 def test_undo_restores_the_exact_prior_state() -> None:
     moves = [throw("1 3 3 4 6"), DOUBLE]
     before = fold(RULES, new_game(), moves[:1])
