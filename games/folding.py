@@ -149,6 +149,13 @@ class Folded:
         """The rule engine of a game stream (TypeError for a match: a caller's bug)."""
         return game_rules(self.header)
 
+    @functools.cached_property
+    def scores_json(self) -> list[dict[str, Any]]:
+        """A game's scores as the API shows them, made once per state: the answer to a move and
+        the read model's row both show them (a long dice game itemises a hundred bonus hands).
+        Shared: callers must not change it."""
+        return [score.as_dict() for score in self.game_rules.scores(self.state)]
+
     @property
     def match_rules(self) -> MatchRules:
         """The format of a match stream (TypeError for a game: a caller's bug)."""

@@ -45,7 +45,7 @@ def game_json(folded: Folded, *, stream_id: Any, status: str) -> dict[str, Any]:
         "pot": None,  # a game with a pot gives {"balance", "nets"} in its view
         **rules.view(state),
         "legal_events": None if legal is None else [_move_json(m) for m in legal],
-        "scores": [s.as_dict() for s in rules.scores(state)],
+        "scores": folded.scores_json,
         "result": None if result is None else _result_json(result),
     }
 

@@ -26,7 +26,7 @@ def summary_fields(folded: Folded, status: str) -> dict[str, Any]:
         "version": folded.version,
         "turn": rules.current_player(folded.state),
         "expected": rules.expected(folded.state),
-        "scores": [s.as_dict() for s in rules.scores(folded.state)],
+        "scores": folded.scores_json,
         "rating": result.rating if result else None,
     }
 

@@ -43,6 +43,7 @@ def generic_keys(folded: folding.Folded) -> set[str]:
         state=folded.state,
         header=folded.header,
         version=folded.version,
+        scores_json=folded.scores_json,
     )
     return set(game_json(bare, stream_id=uuid.uuid4(), status="in_progress"))  # type: ignore[arg-type]
 
