@@ -13,10 +13,11 @@ import functools
 import hashlib
 import hmac
 import io
+import operator
 import pickle
 import struct
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -287,36 +288,41 @@ class _Pickler(pickle.Pickler):
     """pickle's own output, faster for the rule engines' slotted dataclasses.
 
     Their state comes from dataclasses' ``__getstate__``, which looks the class's fields up
-    again for every object: 80 % of pickling a dice game's state (its throws, turns and frames
-    are thousands of small objects; a fifth of a move's CPU). Here the names are looked up once
-    per class and the object is reduced exactly as ``object.__reduce_ex__`` reduces it (the
-    same bytes: tests/games/test_fast_append.py), so the stock ``__setstate__`` reads it back.
+    again for every object and lists their values one by one: most of pickling a dice game's
+    state (its throws, turns and frames are many small objects; a sixth of a move's CPU).
+    Here one ``attrgetter`` per class takes the values in C, and the object is reduced as
+    ``object.__reduce_ex__`` reduces it, but with its state a tuple rather than a list (one
+    opcode apart), which the stock ``__setstate__`` reads back alike
+    (tests/games/test_fast_append.py).
     """
 
     def reducer_override(self, obj: Any) -> Any:
-        names = _slotted_fields.get(type(obj), _UNSEEN)
-        if names is _UNSEEN:
-            names = _slotted_fields[type(obj)] = _fields_of(type(obj))
-        if names is None:
+        values = _slotted_values.get(type(obj), _UNSEEN)
+        if values is _UNSEEN:
+            values = _slotted_values[type(obj)] = _values_of(type(obj))
+        if values is None:
             return NotImplemented
-        return _NEWOBJ, (type(obj),), [getattr(obj, name) for name in names]
+        return _NEWOBJ, (type(obj),), values(obj)
 
 
 # copyreg.__newobj__, as object.__reduce_ex__ names it (typeshed does not list it).
 _NEWOBJ = copyreg.__newobj__  # type: ignore[attr-defined]
 _UNSEEN = object()
-_slotted_fields: dict[type, Any] = {}
+_slotted_values: dict[type, Any] = {}
 
 
-def _fields_of(cls: type) -> tuple[str, ...] | None:
-    """The field names of a slotted dataclass that pickles through dataclasses' own state
-    functions; None for any other class (pickled as pickle pickles it)."""
+def _values_of(cls: type) -> Callable[[Any], tuple[Any, ...]] | None:
+    """What takes the field values of a slotted dataclass that pickles through dataclasses' own
+    state functions, as a tuple; None for any other class (pickled as pickle pickles it)."""
     getstate = getattr(cls, "__getstate__", None)
     if not dataclasses.is_dataclass(cls) or "__slots__" not in cls.__dict__:
         return None
     if getattr(getstate, "__qualname__", "") != "_dataclass_getstate":
         return None
-    return tuple(field.name for field in dataclasses.fields(cls))
+    names = tuple(field.name for field in dataclasses.fields(cls))
+    if len(names) == 1:  # attrgetter of one name gives the value itself, not a tuple
+        return lambda obj: (getattr(obj, names[0]),)
+    return operator.attrgetter(*names)
 
 
 def unpack(stream: Stream) -> Folded | None:
