@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import NotAuthenticated
+from rest_framework.renderers import BrowsableAPIRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -23,7 +24,7 @@ from scarney_site.conditional import conditional, etag_of
 from scarney_site.pagination import CheckedCursorPagination
 from scarney_site.query import QueryChecked, bad_value, filtered
 from scarney_site.schema import filter_parameters
-from scoring import selectors
+from scoring import history, match_list, selectors
 from scoring.filters import GameFilter, MatchFilter
 from scoring.models import GameSummary
 
@@ -318,6 +319,7 @@ class MatchKeeper(StreamKeeper):
 
 class MatchList(QueryChecked, StreamView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    renderer_classes = [history.JsonTextRenderer, BrowsableAPIRenderer]
     category = Stream.Category.MATCH
     query_names = PAGE_PARAMS
     filterset_class = MatchFilter
@@ -345,15 +347,16 @@ class MatchList(QueryChecked, StreamView):
     )
     def get(self, request: Request) -> Response:
         """Finished public matches and those you record in, newest first."""
-        rows = selectors.match_rows(request.user)
-        # Building the FilterSet costs more than the page's query; with no filter given it
-        # would hand the rows back as they are.
-        if any(name in request.query_params for name in MatchFilter.base_filters):
-            rows = filtered(MatchFilter, request, rows)
         paginator = NewestCursor()
-        # Plain dicts of the listed columns: no model instances, and not the games' figures.
-        page = paginator.paginate_queryset(rows.values(*_LISTED), request, view=self) or []
-        return paginator.get_paginated_response([_standing_json(row) for row in page])
+        if any(name in request.query_params for name in MatchFilter.base_filters):
+            rows = filtered(MatchFilter, request, selectors.match_rows(request.user))
+            # Plain dicts of the listed columns: no model instances, and not the games' figures.
+            page = paginator.paginate_queryset(rows.values(*_LISTED), request, view=self)
+        else:
+            # The list as most read: one prepared statement, its JSON columns passed through.
+            unfiltered: Any = match_list.VisibleStandings(request.user)
+            page = paginator.paginate_queryset(unfiltered, request, view=self)
+        return paginator.get_paginated_response([_standing_json(row) for row in page or []])
 
 
 # The columns of a match list row (the pagination reads ``updated_at`` from them too).

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
 from typing import Any
 
 from django.http import Http404, StreamingHttpResponse
@@ -152,47 +151,9 @@ def _next_url(request: Request, cursor: str | None) -> str | None:
     return request.build_absolute_uri(f"?{params.urlencode()}")
 
 
-class HistoryRenderer(JSONRenderer):
-    """DRF's JSON with the history's ``JsonText`` values written in as they are: each is
-    rendered as a mark, and the marks are replaced by the texts. Indented (the browsable API),
-    not compact, or if a mark were found more often than placed, the values are decoded and
-    rendered as any answer is, which gives the same bytes."""
-
-    MARK = "\x00json\x00"  # PostgreSQL text cannot hold a NUL, so no value is this
-    RENDERED_MARK = b'"\\u0000json\\u0000"'
-
-    def render(
-        self,
-        data: Any,
-        accepted_media_type: str | None = None,
-        renderer_context: Mapping[str, Any] | None = None,
-    ) -> bytes:
-        indent = self.get_indent(accepted_media_type or "", renderer_context or {})
-        if indent is None and self.compact:
-            texts: list[str] = []
-            body = super().render(self._marked(data, texts), accepted_media_type, renderer_context)
-            pieces = body.split(self.RENDERED_MARK)
-            if len(pieces) == len(texts) + 1:
-                spliced = [pieces[0]]
-                for text, piece in zip(texts, pieces[1:], strict=True):
-                    spliced += [text.encode(), piece]
-                return b"".join(spliced)
-        return bytes(super().render(history.decoded(data), accepted_media_type, renderer_context))
-
-    def _marked(self, value: Any, texts: list[str]) -> Any:
-        if isinstance(value, history.JsonText):
-            texts.append(value)
-            return self.MARK
-        if isinstance(value, dict):
-            return {key: self._marked(item, texts) for key, item in value.items()}
-        if isinstance(value, list):
-            return [self._marked(item, texts) for item in value]
-        return value
-
-
 class PlayerHistory(QueryChecked, APIView):
     permission_classes = [permissions.AllowAny]
-    renderer_classes = [HistoryRenderer, BrowsableAPIRenderer]
+    renderer_classes = [history.JsonTextRenderer, BrowsableAPIRenderer]
     query_names = ("kind", "since", "until", "cursor", "limit")
 
     @extend_schema(

@@ -12,6 +12,7 @@ import base64
 import datetime as dt
 import json
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -19,6 +20,7 @@ import psycopg
 from django.db import connection
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from rest_framework.renderers import JSONRenderer
 
 from games.models import GameSeat, MatchSeat, Player
 from scoring import selectors
@@ -69,7 +71,7 @@ def reader_history(player: Player, query: Query, user: Any) -> dict[str, Any]:
         )
         params += [player.pk, *visible_params, *where_params, query.limit + 1]
     rows = sorted(
-        map(_read_row, _execute(" UNION ALL ".join(parts), params)),
+        map(_read_row, prepared_rows(" UNION ALL ".join(parts), params)),
         key=lambda row: (row["updated_at"], row["id"]),
         reverse=True,
     )
@@ -89,7 +91,7 @@ def reader_fingerprint(player: Player, user: Any) -> tuple[Any, ...]:
     visible, visible_params = selectors.visible_sql(user, "st")
     sql = _FINGERPRINT.format(visible=visible)
     params = [player.pk, *visible_params, player.pk, *visible_params]
-    games_count, games_last, games_versions, count, last, versions = _execute(sql, params)[0]
+    games_count, games_last, games_versions, count, last, versions = prepared_rows(sql, params)[0]
     return (games_count, str(games_last), games_versions, count, str(last), versions)
 
 
@@ -189,10 +191,16 @@ def _read_row(row: tuple[Any, ...]) -> dict[str, Any]:
     key = id if isinstance(id, uuid.UUID) else uuid.UUID(id)
     values = [key, kind, status]
     if type == "game":
-        answer = _game_row((*values, _json(scores), rating, _aware(at)))
+        answer = _game_row((*values, json_value(scores), rating, aware(at)))
     else:
-        values += [_json(games), _json(standing), _json(winner), rating, _json(warnings)]
-        answer = _match_row((*values, _aware(at)))
+        values += [
+            json_value(games),
+            json_value(standing),
+            json_value(winner),
+            rating,
+            json_value(warnings),
+        ]
+        answer = _match_row((*values, aware(at)))
     answer["seats"] = sorted(int(seat) for seat in str(seats).split(","))
     return answer
 
@@ -213,7 +221,7 @@ def decoded(value: Any) -> Any:
     return value
 
 
-def _json(raw: Any) -> Any:
+def json_value(raw: Any) -> Any:
     """A JSON column's value: text on both databases (Django's psycopg loads jsonb as text).
 
     Decoding a page's scores and standings only to encode them again was most of its Python
@@ -235,14 +243,14 @@ def _json(raw: Any) -> Any:
 _DECODE = ("\\", ".")
 
 
-def _aware(value: Any) -> dt.datetime:
+def aware(value: Any) -> dt.datetime:
     when: dt.datetime = value
     if isinstance(value, str):  # SQLite: naive UTC text
         when = dt.datetime.fromisoformat(value)
     return timezone.make_aware(when, dt.UTC) if timezone.is_naive(when) else when
 
 
-def _execute(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+def prepared_rows(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
     """The statement's rows, through Django's cursor wrapper (logged and counted as any query).
 
     On PostgreSQL as a server-side prepared statement on the persistent connection: planning
@@ -426,3 +434,41 @@ def _cursor(raw: Any) -> tuple[str, str] | None:
         return str(at), str(last)
     except (ValueError, TypeError, UnicodeError):
         raise BadQuery("cursor: use the 'next' value of the previous page as it is.") from None
+
+
+class JsonTextRenderer(JSONRenderer):
+    """DRF's JSON with ``JsonText`` values written in as they are (the player's history, the
+    match list): each is rendered as a mark, and the marks are replaced by the texts. Indented
+    (the browsable API), not compact, or if a mark were found more often than placed, the
+    values are decoded and rendered as any answer is, which gives the same bytes."""
+
+    MARK = "\x00json\x00"  # PostgreSQL text cannot hold a NUL, so no value is this
+    RENDERED_MARK = b'"\\u0000json\\u0000"'
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
+        indent = self.get_indent(accepted_media_type or "", renderer_context or {})
+        if indent is None and self.compact:
+            texts: list[str] = []
+            body = super().render(self._marked(data, texts), accepted_media_type, renderer_context)
+            pieces = body.split(self.RENDERED_MARK)
+            if len(pieces) == len(texts) + 1:
+                spliced = [pieces[0]]
+                for text, piece in zip(texts, pieces[1:], strict=True):
+                    spliced += [text.encode(), piece]
+                return b"".join(spliced)
+        return bytes(super().render(decoded(data), accepted_media_type, renderer_context))
+
+    def _marked(self, value: Any, texts: list[str]) -> Any:
+        if isinstance(value, JsonText):
+            texts.append(value)
+            return self.MARK
+        if isinstance(value, dict):
+            return {key: self._marked(item, texts) for key, item in value.items()}
+        if isinstance(value, list):
+            return [self._marked(item, texts) for item in value]
+        return value

@@ -17,14 +17,15 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from games import services
+from games.api import _LISTED, NewestCursor
 from games.models import GameSeat, Player, Stream
 from scoring import history as histories
-from scoring import selectors
-from scoring.api import HistoryRenderer
+from scoring import match_list, selectors
 from scoring.models import GameSummary, MatchStanding
 from tests.play import play_out
 
 pytestmark = pytest.mark.django_db
+Renderer = histories.JsonTextRenderer
 
 
 def finished_game(name: str, seed: int, user: Any = None) -> uuid.UUID:
@@ -225,17 +226,85 @@ def test_json_text_is_written_in_as_the_renderer_writes_the_values() -> None:
         r'{"name": "a \"quoted\" name"}',  # escapes: decoded
         '{"name": "Zoë"}',  # non-ASCII: decoded
     ]
-    values = [histories._json(text) for text in texts]
+    values = [histories.json_value(text) for text in texts]
     assert [type(value) is histories.JsonText for value in values] == [1, 1, 0, 0, 0]
     data = {"results": [{"games": value, "name": "\u0000json"} for value in values], "next": None}
     plain = JSONRenderer().render(histories.decoded(data))
-    assert HistoryRenderer().render(data) == plain
+    assert histories.JsonTextRenderer().render(data) == plain
     assert json.loads(plain)["results"][0]["games"]["b"][2] == {"c": "x, y: z"}
     # a value that renders as the mark itself: every value is decoded, same bytes
-    marked = {**data, "next": HistoryRenderer.MARK}
-    assert HistoryRenderer().render(marked) == JSONRenderer().render(histories.decoded(marked))
+    marked = {**data, "next": histories.JsonTextRenderer.MARK}
+    assert histories.JsonTextRenderer().render(marked) == JSONRenderer().render(
+        histories.decoded(marked)
+    )
     # indented (the browsable API's view of the JSON): decoded
     context = {"indent": 4}
-    assert HistoryRenderer().render(data, "application/json", context) == JSONRenderer().render(
-        histories.decoded(data), "application/json", context
-    )
+    assert histories.JsonTextRenderer().render(
+        data, "application/json", context
+    ) == JSONRenderer().render(histories.decoded(data), "application/json", context)
+
+
+# --- the match list's statement against the queryset it replaces --------------------------------
+
+
+def test_the_unfiltered_match_list_agrees_with_the_queryset_page_by_page() -> None:
+    # given matches each reader sees differently (finished public, in progress, private, kept)
+    people = readers()
+    recorder = people["recorder"]
+    done = [sheet_match("Gus", [116, 63, 36, 63, 116]) for _ in range(5)]
+    sheet_match("Gus", [80], user=recorder)  # in progress, his
+    sheet_match("Gus", [70], user=people["stranger"])  # in progress, the stranger's
+    Stream.objects.filter(pk=done[1]).update(is_public=False)
+    Stream.objects.get(pk=done[1]).keepers.add(recorder)
+    Stream.objects.filter(pk=done[2]).update(is_public=False)
+    paginator = NewestCursor()
+    for name, reader in people.items():
+        for params in ({}, {"limit": "2"}, {"limit": "3"}):
+            request = _list_request(params)
+            page = paginator.paginate_queryset(match_list.VisibleStandings(reader), request)
+            while True:
+                expected_paginator = NewestCursor()
+                rows = selectors.match_rows(reader).values(*_LISTED)
+                expected = expected_paginator.paginate_queryset(rows, request)
+                assert histories.decoded(page) == expected, (name, params)
+                links = (paginator.get_next_link(), paginator.get_previous_link())
+                assert links == (
+                    expected_paginator.get_next_link(),
+                    expected_paginator.get_previous_link(),
+                ), (name, params)
+                if links[0] is None:
+                    break
+                request = _list_request({**params, "cursor": _cursor_of(links[0])})
+                paginator = NewestCursor()
+                page = paginator.paginate_queryset(match_list.VisibleStandings(reader), request)
+                # and back: the previous page of this one is the page before, as the ORM has it
+                back = NewestCursor()
+                back_request = _list_request({**params, "cursor": _cursor_of(links[0])})
+                back.paginate_queryset(match_list.VisibleStandings(reader), back_request)
+                assert back.get_previous_link() == paginator.get_previous_link()
+            paginator = NewestCursor()
+
+
+def test_the_match_list_answers_the_same_bytes_as_the_decoded_values(
+    api: APIClient, user: Any
+) -> None:
+    for totals in ([116, 63], [36], [63, 116, 36, 63, 116]):
+        sheet_match("Hal", totals, user=user)
+    answer = api.get("/api/v1/matches/")
+    assert answer.status_code == 200
+    body = answer.json()
+    assert len(body["results"]) == 3 and body["next"] is None
+    assert answer.content == JSONRenderer().render(body)
+
+
+def _list_request(params: dict[str, str]) -> Any:
+    from rest_framework.request import Request
+    from rest_framework.test import APIRequestFactory
+
+    return Request(APIRequestFactory().get("/api/v1/matches/", params))
+
+
+def _cursor_of(link: str) -> str:
+    from urllib.parse import parse_qs, urlparse
+
+    return parse_qs(urlparse(link).query)["cursor"][0]
