@@ -89,8 +89,7 @@ def _seat_frames(state: State, seat: int) -> list[dict[str, Any]]:
     his latest finished frame and of a frame in play only (earlier frames' throws are in the
     event stream), so the answer to a move stays the size of a round, not of the game."""
     mine = [frame for frame in state.frames if frame.seat == seat]
-    ended = [frame for frame in mine if frame.ended]
-    itemised = {id(frame) for frame in mine if not frame.ended or frame is ended[-1]}
+    latest = next((frame for frame in reversed(mine) if frame.ended), None)
     rows, running = [], 0
     for frame in mine:
         running += frame.score if frame.ended else 0
@@ -100,7 +99,7 @@ def _seat_frames(state: State, seat: int) -> list[dict[str, Any]]:
             "cumulative": running if frame.ended else None,
             "ended": frame.ended or None,
         }
-        if id(frame) in itemised:
+        if not frame.ended or frame is latest:
             row["throws"] = [throw.as_dict() for throw in frame.throws]
         rows.append(row)
     return rows
