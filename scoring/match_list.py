@@ -11,8 +11,10 @@ ORM as before; tests/scoring check that both give the same pages.
 
 from __future__ import annotations
 
-import datetime as dt
+import uuid
 from typing import Any
+
+from django.db import connection
 
 from scoring import history
 from scoring.models import MatchStanding
@@ -31,7 +33,7 @@ class VisibleStandings:
     model = MatchStanding  # the paginator checks a cursor's position against its field
 
     def __init__(
-        self, user: Any, descending: bool = True, bound: tuple[str, dt.datetime] | None = None
+        self, user: Any, descending: bool = True, bound: tuple[str, Any] | None = None
     ) -> None:
         self._user = user
         self._descending = descending
@@ -45,7 +47,9 @@ class VisibleStandings:
     def filter(self, **lookup: Any) -> VisibleStandings:
         ((name, position),) = lookup.items()
         when = MatchStanding._meta.get_field("updated_at").to_python(position)
-        return VisibleStandings(self._user, self._descending, (_BOUNDS[name], when))
+        # As the ORM binds it: SQLite compares text, written without the zone
+        bound = connection.ops.adapt_datetimefield_value(when)
+        return VisibleStandings(self._user, self._descending, (_BOUNDS[name], bound))
 
     def __getitem__(self, window: slice) -> list[dict[str, Any]]:
         visible, params = visible_sql(self._user, "s")
@@ -62,7 +66,8 @@ class VisibleStandings:
 def _row(row: tuple[Any, ...]) -> dict[str, Any]:
     match_id, format, status, standing, winner, rating, warnings, updated_at = row
     return {
-        "match_id": match_id,
+        # SQLite hands a uuid back as its hex text
+        "match_id": match_id if isinstance(match_id, uuid.UUID) else uuid.UUID(match_id),
         "format": format,
         "status": status,
         "standing": history.json_value(standing),
