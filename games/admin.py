@@ -27,7 +27,15 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from games import admin_documents, permissions, register, services, store, tournament_services
+from games import (
+    admin_corrections,
+    admin_documents,
+    permissions,
+    register,
+    services,
+    store,
+    tournament_services,
+)
 from games.canonical import BadValue
 from games.models import (
     Event,
@@ -447,6 +455,7 @@ class TournamentAdmin(ReadOnlyAdmin):
             ("pair", self.pair_view),
             ("close-round", self.close_round_view),
             ("keepers", self.keepers_view),
+            ("corrections", self.corrections_view),
             ("settle", self.settle_view),
             ("cards", self.cards_view),
             ("standings", self.standings_view),
@@ -569,6 +578,30 @@ class TournamentAdmin(ReadOnlyAdmin):
             original=tournament,
             intro="The keeper may record in that table's match and its games, nowhere else.",
         )
+
+    def corrections_view(self, request: HttpRequest, object_id: uuid.UUID) -> HttpResponse:
+        """Every correction's form on one page; a POST names its ``tool`` and fills that one."""
+        tournament = self._tournament(request, object_id)
+        state = admin_documents.tournament_state(tournament)
+        tool = request.POST.get("tool", "") if request.method == "POST" else ""
+        bound = (tool, request.POST) if tool in admin_corrections.TOOLS else None
+        tools = admin_corrections.forms_for(state, bound)
+        for form in tools:
+            if form.slug == tool and form.is_valid():
+                with refusals(request, prefix=f"{form.title}: "):
+                    done = form.record(tournament, request.user)
+                    messages.success(request, f"{tournament}: {done}")
+                    page = reverse("admin:games_tournament_corrections", args=[tournament.pk])
+                    return HttpResponseRedirect(page)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "original": tournament,
+            "title": f"Corrections in {tournament}",
+            "tools": tools,
+            **admin_documents.corrections_summary(state),
+        }
+        return TemplateResponse(request, "admin/games/tournament/corrections.html", context)
 
     def settle_view(self, request: HttpRequest, object_id: uuid.UUID) -> HttpResponse:
         tournament = self._tournament(request, object_id)

@@ -92,3 +92,45 @@ def _label(key: str) -> str:
 def _number(value: float) -> str:
     # Points come in halves, and in thirds at tables of four: print 2.5 and 1.33, not 1.3333333.
     return f"{round(value, 2):g}"
+
+
+def corrections_summary(state: ts.TournamentState) -> dict[str, Any]:
+    """What the corrections page shows above its forms: the entries and the current round."""
+    current = state.current
+    played = round_json(state, current.number) if current else None
+    upcoming = len(state.rounds) + 1
+    entries = [
+        {
+            "name": e.name,
+            "joined": e.joined,
+            "withdrawn_after": e.withdrawn_after,
+            "bye": any(r == upcoming and p == e.player for r, p, _ in state.requested_byes),
+        }
+        for e in state.entries
+    ]
+    byes = [
+        {"name": bye["name"], "points": _number(bye["points"])}
+        for bye in (played["byes"] if played else [])
+    ]
+    return {"entries": entries, "current": played, "tables": _result_rows(played), "byes": byes}
+
+
+def _result_rows(played: dict[str, Any] | None) -> list[dict[str, Any]]:
+    if played is None:
+        return []
+    return [
+        {
+            "table": table["table"],
+            "players": " v ".join(seat["name"] for seat in table["seats"]),
+            "result": _result_text(table["result"]),
+        }
+        for table in played["tables"]
+    ]
+
+
+def _result_text(result: dict[str, Any] | None) -> str:
+    if result is None:
+        return "still playing"
+    points = " - ".join(_number(p) for p in result["points"])
+    reason = f" ({result['reason']})" if result["reason"] else ""
+    return f"{result['how']}: {points}{reason}"

@@ -340,3 +340,203 @@ def test_a_user_who_is_not_staff_gets_no_admin(db: Any) -> None:
         assert client.get(path).status_code == 302  # to the admin's login page
     assert client.post(url("pair", add)).status_code == 302
     assert not Match.objects.exists() and Tournament.objects.get().current_round == 0
+
+
+# --- the corrections page: one plain form per director's tool ---------------------------------
+
+
+def correct(client: Client, tournament: Tournament, tool: str, **fields: Any) -> Any:
+    """Fill one tool's form as shown on the corrections page (its event id included)."""
+    page = client.get(url("corrections", tournament))
+    assert page.status_code == 200
+    form = next(f for f in page.context["tools"] if f.slug == tool)
+    body = {"tool": tool, f"{tool}-event_id": str(form.fields["event_id"].initial)}
+    body |= {f"{tool}-{name}": value for name, value in fields.items()}
+    return client.post(url("corrections", tournament), body)
+
+
+def evening(client: Client, director: Any, names: str = "Ann\nBob\nCid\nDee\nFay") -> Tournament:
+    add_tournament(client)
+    tournament = Tournament.objects.get()
+    client.post(url("enter", tournament), {"names": names})
+    return tournament
+
+
+def player_id(name: str) -> int:
+    return Player.objects.get(name=name).pk
+
+
+def last_event(tournament: Tournament) -> Event:
+    return Event.objects.filter(stream_id=tournament.pk).order_by("-version").first()  # type: ignore[return-value]
+
+
+def seated(tournament: Tournament, number: int = 1) -> dict[int, list[str]]:
+    tables = TournamentTable.objects.filter(tournament=tournament, round_number=number)
+    return {t.number: t.players for t in tables}
+
+
+def test_a_director_uses_every_correction_through_the_admin(
+    admin_client: Client, director: Any
+) -> None:
+    tournament = evening(admin_client, director)
+    register.player_register(name="Eve", member_number="55", user=director)
+    page = admin_client.get(url("change", tournament))
+    assert url("corrections", tournament) in page.content.decode()
+
+    # a requested bye for the first round: Fay sits out for half a point
+    bye = correct(
+        admin_client, tournament, "bye", player=player_id("Fay"), round=1, points="0.5",
+        reason="late train",
+    )  # fmt: skip
+    assert landed(bye) == url("corrections", tournament)
+    assert said(bye) == ["Tuesday club evening: Fay has a bye in round 1."]
+    event = last_event(tournament)
+    assert (event.type, event.data) == (
+        "bye.requested",
+        {"player": player_id("Fay"), "round": 1, "points": 0.5, "reason": "late train"},
+    )
+    assert event.meta["recorded_by"] == director.pk
+
+    # round 1 paired, then paired again before any result
+    admin_client.post(url("pair", tournament))
+    assert sorted(n for names in seated(tournament).values() for n in names) == [
+        "Ann", "Bob", "Cid", "Dee",
+    ]  # fmt: skip
+    repaired = correct(admin_client, tournament, "repair", reason="Ann and Bob are married")
+    assert said(repaired) == ["Tuesday club evening: Round 1 is paired again."]
+    assert last_event(tournament).type == "round.repaired"
+    assert last_event(tournament).data["reason"] == "Ann and Bob are married"
+
+    # a late entry from the register joins from round 2
+    late = correct(
+        admin_client, tournament, "late-entry", player=player_id("Eve"), reason="came at nine"
+    )
+    assert said(late) == ["Tuesday club evening: Eve is entered; he plays from round 2."]
+    assert (last_event(tournament).type, last_event(tournament).data) == (
+        "player.entered",
+        {"player": player_id("Eve"), "name": "Eve"},
+    )
+
+    # a withdrawal
+    gone = correct(admin_client, tournament, "withdrawal", player=player_id("Dee"), reason="ill")
+    assert said(gone) == ["Tuesday club evening: Dee withdraws after this round."]
+    assert last_event(tournament).data == {"player": player_id("Dee"), "reason": "ill"}
+
+    # a forfeit at table 1 by its first player, an adjusted result at table 2
+    tables = seated(tournament)
+    loser = tables[1][0]
+    forfeit = correct(
+        admin_client, tournament, "forfeit", table="1:1", player=player_id(loser),
+        reason="did not come back",
+    )  # fmt: skip
+    assert said(forfeit) == [f"Tuesday club evening: {loser} forfeits at table 1 of round 1."]
+    assert last_event(tournament).type == "result.forfeited"
+    assert last_event(tournament).data == {
+        "round": 1, "table": 1, "player": player_id(loser), "reason": "did not come back",
+    }  # fmt: skip
+    adjusted = correct(
+        admin_client, tournament, "adjusted-result", table="1:2", points="0.5, 0.5",
+        reason="sheet lost; both agree it was drawn",
+    )  # fmt: skip
+    assert said(adjusted) == ["Tuesday club evening: Table 2 of round 1 is adjusted to 0.5 - 0.5."]
+    assert last_event(tournament).data["points"] == [0.5, 0.5]
+
+    # a void of table 1 after all
+    voided = correct(admin_client, tournament, "void", table="1:1", reason="wrong deck")
+    assert said(voided) == ["Tuesday club evening: Table 1 of round 1 is voided."]
+    assert last_event(tournament).type == "game.voided"
+
+    # the page shows what the events made of the round, and every event names the director
+    text = admin_client.get(url("corrections", tournament)).content.decode()
+    assert "voided: 0 - 0 (wrong deck)" in text and "adjusted: 0.5 - 0.5" in text
+    assert "Dee (withdrawn after round 1)" in text and "Eve (from round 2)" in text
+    corrections = Event.objects.filter(stream_id=tournament.pk, version__gt=1)
+    assert {e.meta["recorded_by"] for e in corrections} == {director.pk}
+
+
+def test_a_correction_sent_twice_records_once(admin_client: Client, director: Any) -> None:
+    tournament = evening(admin_client, director)
+    page = admin_client.get(url("corrections", tournament))
+    form = next(f for f in page.context["tools"] if f.slug == "withdrawal")
+    body = {
+        "tool": "withdrawal",
+        "withdrawal-event_id": str(form.fields["event_id"].initial),
+        "withdrawal-player": player_id("Bob"),
+        "withdrawal-reason": "gone home",
+    }
+    first = admin_client.post(url("corrections", tournament), body)
+    again = admin_client.post(url("corrections", tournament), body)
+    assert said(first) == ["Tuesday club evening: Bob withdraws after this round."]
+    assert said(again) == [
+        "Tuesday club evening: Already recorded: Bob withdraws after this round."
+    ]
+    assert Event.objects.filter(stream_id=tournament.pk, type="player.withdrew").count() == 1
+
+
+def test_a_refused_correction_shows_the_services_sentence(
+    admin_client: Client, director: Any
+) -> None:
+    tournament = evening(admin_client, director, names="Ann\nBob\nCid\nDee")
+    admin_client.post(url("pair", tournament))
+    before = Event.objects.filter(stream_id=tournament.pk).count()
+
+    # a bye for a round already paired
+    bye = correct(admin_client, tournament, "bye", player=player_id("Ann"), round=1,
+                  points="1", reason="asked")  # fmt: skip
+    assert bye.status_code == 200 and landed(bye) is None
+    assert said(bye) == ["Requested bye: A bye is requested for the next round to pair (2)."]
+
+    # a forfeit by a player who is not at that table
+    tables = seated(tournament)
+    elsewhere = tables[2][0]
+    forfeit = correct(admin_client, tournament, "forfeit", table="1:1",
+                      player=player_id(elsewhere), reason="absent")  # fmt: skip
+    assert said(forfeit) == [
+        f"Forfeit: Player {player_id(elsewhere)} does not sit at table 1 of round 1."
+    ]
+    # the form comes back as it was sent
+    form = next(f for f in forfeit.context["tools"] if f.slug == "forfeit")
+    assert form.is_bound and form.cleaned_data["reason"] == "absent"
+
+    # points for a table of two given for three seats
+    adjusted = correct(admin_client, tournament, "adjusted-result", table="1:1",
+                       points="1, 0, 0", reason="recount")  # fmt: skip
+    assert said(adjusted)[0].startswith("Adjusted result: 'points' lists one number")
+
+    # withdrawing twice, and pairing again once a result is in
+    correct(admin_client, tournament, "withdrawal", player=player_id("Bob"), reason="ill")
+    twice = correct(admin_client, tournament, "withdrawal", player=player_id("Bob"),
+                    reason="still ill")  # fmt: skip
+    assert said(twice) == ["Withdrawal: Bob has already withdrawn."]
+    correct(admin_client, tournament, "void", table="1:1", reason="wrong deck")
+    repair = correct(admin_client, tournament, "repair", reason="try again")
+    assert said(repair) == [
+        "Pair the round again: Round 1 already has results: it can no longer be re-paired."
+    ]
+    assert Event.objects.filter(stream_id=tournament.pk).count() == before + 2
+
+    # what the form itself cannot read never reaches the service
+    unreadable = correct(admin_client, tournament, "adjusted-result", table="1:2",
+                         points="a draw", reason="recount")  # fmt: skip
+    assert said(unreadable) == []
+    assert "Write numbers separated by commas" in unreadable.content.decode()
+    no_reason = correct(admin_client, tournament, "void", table="1:2", reason="")
+    assert said(no_reason) == [] and "This field is required." in no_reason.content.decode()
+    assert Event.objects.filter(stream_id=tournament.pk).count() == before + 2
+
+
+def test_a_user_who_is_not_a_director_gets_no_corrections(db: Any) -> None:
+    boss = get_user_model().objects.create_user(username="boss", is_staff=True)
+    tournament = tournament_services.tournament_create(
+        spec={"name": "Club", "format": "high-low-scarney", "rounds": 1}, user=boss
+    )
+    tournament_services.entry_add(tournament_id=tournament.pk, spec={"name": "Ann"}, user=boss)
+    # a member, and a holder of games.direct without staff rights: the admin is not theirs
+    member = get_user_model().objects.create_user(username="pat", password="secret-pass-1")
+    client = Client()
+    client.force_login(member)
+    body = {"tool": "withdrawal", "withdrawal-event_id": str(uuid.uuid4()),
+            "withdrawal-player": player_id("Ann"), "withdrawal-reason": "no"}  # fmt: skip
+    assert client.get(url("corrections", tournament)).status_code == 302
+    assert client.post(url("corrections", tournament), body).status_code == 302
+    assert Event.objects.filter(stream_id=tournament.pk).count() == 2
