@@ -11,20 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games.pages import card_table, scarnie_table
-from games.rules.dice import ORDINARY_FACES, SCARNEY_FACES
+from games.pages import card_table, dice_table, scarnie_table
 from scoring import labels
 
-# The kinds thrown with Scarney dice (1 3 4 6 D); every other dice game uses ordinary dice.
-SCARNEY_DICE_KINDS = frozenset(
-    {
-        "straight-scarney-dice",
-        "partnership-straight-scarney-dice",
-        "scarney-3000",
-        "partnership-scarney-3000",
-        "scarney-put-and-take",
-    }
-)
 COLOUR_NAMES = {"B": "black", "R": "red", "Y": "yellow", "G": "green"}
 CORNERS = frozenset({1, 4, 13, 16})
 
@@ -71,6 +60,13 @@ WHAT_NEXT = {
     "card.played": "play a card",
     "trick.won": "record who won the trick",
     "fool.paid": "pay a card for the Fool",
+}
+# A move waiting to be sent is listed in these words (table.js adds a jump's circles, a throw's
+# faces and the like from the move's data).
+MOVE_WORDS = {
+    **{type: what[0].upper() + what[1:] for type, what in WHAT_NEXT.items()},
+    **PLAIN_ACTIONS,
+    "move.undone": "Undo the last move",
 }
 # Legal events are listed as buttons when there are this few; more are entered on the board.
 LEGAL_LIST_LIMIT = 40
@@ -124,9 +120,10 @@ def page(game: dict[str, Any]) -> dict[str, Any]:
         # Listed open where the board cannot take the move by taps (choosing colours, say).
         "legal_open": (drawn is None or drawn["mode"] == "none") and stations is None,
         "scarnie": stations,
-        "dice": dice(game, names) if "dice" in game else None,
+        "dice": dice_table.dice(game, names) if "dice" in game else None,
         "cards": card_table.cards(game, names) if family(game) == "cards" else None,
         "pot": pot(game, names),
+        "move_words": MOVE_WORDS,
     }
 
 
@@ -270,6 +267,8 @@ def board(game: dict[str, Any]) -> dict[str, Any]:
     return {
         "rows": rows,
         "mode": mode,
+        # A tap selects (a pawn to jump, pawns to remove): the circles are toggle buttons.
+        "toggles": mode in ("jump", "remove"),
         "hint": BOARD_HINTS.get(mode, ""),
         "tray": [pawn_json(p) for p in tray(game, mode)],
         "removed": [pawn_json(p) for p in game.get("removed", [])],
@@ -292,120 +291,3 @@ def tray(game: dict[str, Any], mode: str) -> list[str]:
         seat = game.get("to_move", game["turn"])
         return list(unplaced[seat]) if seat is not None and seat < len(unplaced) else []
     return []
-
-
-# --- dice games ----------------------------------------------------------------------------------
-
-
-def dice(game: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
-    """The faces to enter, how many, the stand and double-down choices, each throw itemised."""
-    view = game["dice"]
-    faces = SCARNEY_FACES if game["kind"] in SCARNEY_DICE_KINDS else ORDINARY_FACES
-    throwing = "dice.thrown" in game["expected"] and game["status"] == "in_progress"
-    shooter = view.get("shooter", view.get("turn"))
-    return {
-        "faces": faces,
-        "in_cup": view.get("in_cup") or 0,
-        "throwing": throwing,
-        "may_call_opposite": bool(view.get("may_call_opposite")),
-        "shooter": names.get(shooter) if isinstance(shooter, int) else None,
-        "turn_points": view.get("turn_points"),
-        "double_down": view.get("double_down"),
-        "throws": [throw_line(t) for t in view.get("throws") or []],
-        "frames": frames(view, names),
-        "last_turn": last_turn(view, names),
-        "sheet": sheet(game, names),
-        "choosing": choosing(game, view),
-    }
-
-
-def choosing(game: dict[str, Any], view: dict[str, Any]) -> dict[str, Any] | None:
-    """Double Cameroon between throws: the ten dice showing, to keep some of or to group into
-    two fives, and the player's open categories."""
-    expected = game["expected"] if game["status"] == "in_progress" else []
-    if "dice.kept" not in expected and "dice.grouped" not in expected:
-        return None
-    return {
-        "showing": list(view.get("showing") or []),
-        "may_keep": "dice.kept" in expected,
-        "may_group": "dice.grouped" in expected,
-        "categories": [
-            {"name": c, "label": c.replace("_", " ")} for c in view.get("open_categories") or []
-        ],
-    }
-
-
-def throw_line(throw: dict[str, Any] | list[str]) -> dict[str, Any]:
-    """One throw: its faces, its outcome, its points and what made them."""
-    if isinstance(throw, list):  # Double Cameroon keeps only the faces of each throw
-        return {"faces": throw, "outcome": "", "points": None, "notes": []}
-    notes = []
-    if throw.get("double_down"):
-        notes.append("double down")
-    if throw.get("opposite"):
-        notes.append("Opposite")
-    dead = throw.get("dead_dice")
-    if isinstance(dead, dict) and dead.get("count"):
-        notes.append(f"{dead['count']} dead: {dead.get('points', 0)}")
-    elif isinstance(dead, int) and dead:
-        notes.append(f"{dead} dead")
-    numbers = throw.get("numbers")
-    if isinstance(numbers, dict) and numbers.get("points"):
-        notes.append(f"numbers {' '.join(numbers.get('faces', []))}: {numbers['points']}")
-    hand = throw.get("number_bonus")
-    if isinstance(hand, dict):
-        notes.append(f"{hand.get('hand')}: {hand.get('points')} ({hand.get('status')})")
-    if throw.get("bonus"):
-        notes.append(f"bonus: {throw['bonus']}")
-    return {
-        "faces": throw.get("faces", []),
-        "outcome": str(throw.get("outcome", "")).replace("_", " "),
-        "points": throw.get("points"),
-        "notes": notes,
-    }
-
-
-def frames(view: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
-    """Straight Scarney Dice: each seat's frames with their scores and cumulative totals."""
-    rows = []
-    for seat, seat_frames in enumerate(view.get("frames") or []):
-        played = [
-            {**f, "throws": [throw_line(t) for t in f.get("throws") or []]}
-            for f in seat_frames
-            if f.get("score") is not None
-        ]
-        rows.append({"name": names.get(seat, ""), "frames": played})
-    return rows
-
-
-def last_turn(view: dict[str, Any], names: dict[int, str]) -> dict[str, Any] | None:
-    """Scarney 3000: the turn just ended, its throws itemised, while the next one starts."""
-    turn = view.get("last_turn")
-    if not isinstance(turn, dict):
-        return None
-    return {
-        "name": names.get(turn.get("seat"), ""),  # type: ignore[arg-type]
-        "score": turn.get("score"),
-        "throws": [throw_line(t) for t in turn.get("throws") or []],
-    }
-
-
-def sheet(game: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
-    """Scarney 3000: each seat's turn entries and total."""
-    return [
-        {
-            **row,
-            "name": names.get(row["seat"], ""),
-            "entries": [sheet_entry(e) for e in row["entries"]],
-        }
-        for row in game.get("sheet") or []
-        if isinstance(row, dict)
-    ]
-
-
-def sheet_entry(entry: Any) -> str:
-    """A turn's line on the sheet: its score and the running total, as the pad writes it."""
-    if not isinstance(entry, dict):
-        return str(entry)
-    score = "–" if entry.get("score") in (None, 0) else str(entry["score"])
-    return f"{score} / {entry.get('cumulative')}"

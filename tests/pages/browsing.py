@@ -41,9 +41,44 @@ def throw(page: Any, faces: list[str]) -> None:
     tap_move(page, '[data-action="throw"]')
 
 
+# What a finger taps: buttons, fields, a checkbox's label, summaries and stand-alone links (links
+# inside a sentence are exempt, as WCAG 2.5.8 has them).
+TARGETS = (
+    "header a, header button, main button, main .button, main select, main textarea, "
+    "main input:not([type=hidden]):not([type=checkbox]), main label.check, main summary, "
+    "main table.sheet a, main ul.games a"
+)
+
+
+def check_targets(page: Any, name: str) -> None:
+    """Every visible touch target is at least 44 x 44 px at a phone's size."""
+    page.set_viewport_size(dict_of(SIZES["phone"]))
+    small = page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)]
+             .filter(e => e.offsetParent !== null)
+             .map(e => [e, e.getBoundingClientRect()])
+             .filter(([e, r]) => r.height < 44 || r.width < 44)
+             .map(([e, r]) => `${Math.round(r.width)}x${Math.round(r.height)} `
+                              + e.outerHTML.slice(0, 80))""",
+        TARGETS,
+    )
+    assert not small, f"{name}: touch targets under 44 px: {small}"
+
+
+def tab_to(page: Any, selector: str, presses: int = 60) -> None:
+    """Press Tab until the element matching ``selector`` has the keyboard focus."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
 def check_page(page: Any, axe_script: str, name: str) -> None:
     """At a phone's and a desktop's size: no horizontal scrolling, no serious or critical axe
-    violation, and a full-page screenshot in var/screenshots/ to look at."""
+    violation, and a full-page screenshot in var/screenshots/ to look at; at the phone's size,
+    touch targets of at least 44 x 44 px."""
+    check_targets(page, name)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for size in SIZES.values():
         page.set_viewport_size(dict_of(size))

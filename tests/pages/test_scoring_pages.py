@@ -20,26 +20,9 @@ from games import services
 from games.models import Event, Stream
 from tests.games.tournaments.helpers import client_for, create, enter, high_low_win, pair
 from tests.games.tournaments.helpers import sheet_line as api_sheet_line
-from tests.pages.browsing import check_page, status_text
-from tests.pages.conftest import SIZES, dict_of
+from tests.pages.browsing import check_page, check_targets, status_text
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
-TARGETS = (
-    "main button, main .button, main input:not([type=hidden]), main summary, "
-    "main table.sheet a, main ul.games a"
-)
-
-
-def check_targets(page: Any, name: str) -> None:
-    """Every button, field and stand-alone link is at least 44 px high at a phone's size."""
-    page.set_viewport_size(dict_of(SIZES["phone"]))
-    small = page.evaluate(
-        """(selector) => [...document.querySelectorAll(selector)]
-             .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
-             .map(e => e.outerHTML.slice(0, 80))""",
-        TARGETS,
-    )
-    assert not small, f"{name}: touch targets under 44 px: {small}"
 
 
 def enter_line(page: Any, scores: list[int]) -> None:

@@ -41,7 +41,7 @@ def test_an_illegal_jump_shows_its_sentence_and_an_undo_takes_back_a_jump(
     assert undo.data == {"reason": "wrong pawn tapped"}
 
 
-def test_a_move_made_offline_is_sent_on_reconnect_and_a_double_tap_records_once(
+def test_moves_made_offline_are_listed_in_words_and_sent_in_order_and_a_double_tap_records_once(
     keeper_page: Any, keeper: Any
 ) -> None:
     page = keeper_page
@@ -49,26 +49,69 @@ def test_a_move_made_offline_is_sent_on_reconnect_and_a_double_tap_records_once(
         kind="scarney-3000", seats=[{"name": "Ann"}, {"name": "Bob"}], user=keeper
     )
     page.goto(f"/games/{game.pk}/")
-    # offline: the throw waits in the queue, and the page says so
+    # offline: the throw waits in the queue, in words, and the page says so
     page.context.set_offline(True)
-    for face in ["D", "D", "D", "1", "1"]:
+    for face in ["1", "1", "1", "6", "D"]:
         page.click(f'[data-face="{face}"]')
     page.click('[data-action="throw"]')
     queue = page.locator('[data-role="queue"]')
     queue.locator("li").wait_for()
     assert "Offline" in queue.inner_text()
+    # the cup still takes the next throw: any count, checked when it is sent
+    page.click('[data-face="D"]')
+    assert "checked when sent" in page.locator('[data-role="cup"]').inner_text()
+    page.click('[data-action="throw"]')
+    assert queue.locator("li").all_inner_texts() == ["Throw 1, 1, 1, 6, D", "Throw D"]
+    assert "2 moves waiting to be sent" in queue.inner_text()
     assert Stream.objects.get(pk=game.pk).version == 1
-    # back online: it is sent, and the queue empties
+    # back online: both are sent, in order, and the queue empties
     page.context.set_offline(False)
-    wait_version(page, 2)
+    wait_version(page, 3)
     assert queue.is_hidden()
+    thrown = Event.objects.filter(stream=game.pk, type="dice.thrown").order_by("version")
+    assert [e.data["faces"] for e in thrown] == [["1", "1", "1", "6", "D"], ["D"]]
     # a slow answer and a double tap on Stand: one event recorded
     page.route("**/moves/", slowly)
     page.locator("text=Stand").dblclick()
-    wait_version(page, 3)
+    wait_version(page, 4)
     page.unroute("**/moves/")
     assert Event.objects.filter(stream=game.pk, type="shooter.stood").count() == 1
     assert "Bob to throw 5 dice" in status_text(page)
+
+
+def test_a_move_answered_by_a_csrf_page_stays_queued_and_is_sent_on_retry(
+    keeper_page: Any, keeper: Any
+) -> None:
+    page = keeper_page
+    game = services.game_start(
+        kind="straight-scarney-dice", seats=[{"name": "Ann"}, {"name": "Bob"}], user=keeper
+    )
+    page.goto(f"/games/{game.pk}/")
+    # given the keeper logged in elsewhere: Django answers the page's token with its 403 page
+    page.route("**/moves/", csrf_failure)
+    for face in ["6", "6", "4", "3", "1"]:
+        page.click(f'[data-face="{face}"]')
+    page.click('[data-action="throw"]')
+    # then the move is not dropped: listed as not sent, with what to do
+    queue = page.locator('[data-role="queue"]')
+    queue.locator('[data-role="not-sent"]').wait_for()
+    assert "Reload the page, or log in again" in queue.inner_text()
+    assert queue.locator("li").all_inner_texts() == ["Throw 6, 6, 4, 3, 1"]
+    assert Stream.objects.get(pk=game.pk).version == 1
+    # and once the login is put right, Try again sends it
+    page.unroute("**/moves/")
+    page.click('[data-queue-action="retry"]')
+    wait_version(page, 2)
+    assert queue.is_hidden()
+    assert Event.objects.filter(stream=game.pk, type="dice.thrown").count() == 1
+
+
+def csrf_failure(route: Any) -> None:
+    route.fulfill(
+        status=403,
+        content_type="text/html",
+        body="<h1>Forbidden (403)</h1><p>CSRF verification failed. Request aborted.</p>",
+    )
 
 
 def slowly(route: Any) -> None:

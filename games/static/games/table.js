@@ -52,17 +52,25 @@
 
   // --- the queue ------------------------------------------------------------------------------
 
-  function record(type, data) {
+  // A tap repeated this soon on the same move is a double tap, not a second move.
+  const DOUBLE_TAP_MS = 2000;
+  let held = null; // {sentence, csrf}: why the first queued move could not be sent (not a refusal)
+
+  function record(type, data, label) {
     const version = Number(table().dataset.version);
     const queue = loadQueue();
     const body = JSON.stringify(data);
-    // A second tap on the same move of the same position is the same move: it keeps one id.
-    if (queue.some((m) => m.type === type && JSON.stringify(m.data) === body && m.seen === version)) {
+    // A second tap on the move just queued, on the same position, is the same move: one id.
+    // Only the last one: offline, the same move may come again later on (Stand, next turn).
+    const last = queue[queue.length - 1];
+    if (last && last.type === type && JSON.stringify(last.data) === body && last.seen === version && Date.now() - Date.parse(last.at) < DOUBLE_TAP_MS) {
       return;
     }
     // Queued moves follow one another: each expects the version its predecessor makes.
     const expected = version + queue.length;
-    queue.push({ id: newId(), type, data, seen: version, expected_version: expected, at: new Date().toISOString() });
+    const move = { id: newId(), type, data, seen: version, expected_version: expected, at: new Date().toISOString() };
+    move.label = label || describeMove(move);
+    queue.push(move);
     saveQueue(queue);
     clearInputs();
     showQueue();
@@ -76,10 +84,11 @@
       let queue = loadQueue();
       while (queue.length) {
         const outcome = await send(queue[0]);
-        if (outcome === "wait") {
-          retryLater();
+        if (outcome === "wait" || outcome === "held") {
+          if (outcome === "wait" || !held.csrf) retryLater();
           break;
         }
+        held = null;
         queue = loadQueue();
         queue.shift();
         if (outcome === "refused" && queue.length) {
@@ -111,18 +120,35 @@
         credentials: "same-origin",
       });
     } catch (error) {
+      held = null;
       return "wait"; // no connection: keep the move and try again when it returns
     }
-    if (response.status === 401 || response.status >= 500) {
-      setStatus(response.status === 401 ? "Log in again to send the queued moves." : "The server could not take the move; it will be sent again.");
-      return "wait";
-    }
     if (!response.headers.get("X-Table-Version")) {
-      setStatus("The move was not recorded (HTTP " + response.status + ").");
-      return "refused";
+      // Not the table: a login or CSRF page, a proxy's or the server's error page. The move was
+      // not judged, so it stays first in the queue (never dropped) until it can be sent.
+      held = await notSent(response);
+      return "held";
     }
+    held = null;
     swapTable(await response.text());
     return response.ok ? "recorded" : "refused";
+  }
+
+  async function notSent(response) {
+    const text = await response.text().catch(() => "");
+    if (response.status === 403 && /CSRF/i.test(text)) {
+      return {
+        csrf: true,
+        sentence: "Not sent: this page's login has expired (you logged in or out elsewhere). Reload the page, or log in again, then the moves are sent; they stay queued on this device.",
+      };
+    }
+    if (response.status === 401) {
+      return { csrf: true, sentence: "Not sent: log in again to send the queued moves; they stay queued on this device." };
+    }
+    return {
+      csrf: false,
+      sentence: "Not sent: the server answered HTTP " + response.status + " instead of the table; the moves stay queued and are tried again.",
+    };
   }
 
   function retryLater() {
@@ -144,31 +170,60 @@
     drawScarnie();
   }
 
+  const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
+
   function showQueue() {
     const box = document.querySelector('[data-role="queue"]');
     if (!box) return;
     const queue = loadQueue();
     box.hidden = !queue.length && !dropped.length;
     box.replaceChildren();
-    if (queue.length) {
-      const title = document.createElement("p");
-      title.textContent = navigator.onLine
-        ? queue.length + " move(s) being sent:"
-        : "Offline: " + queue.length + " move(s) queued, sent when the connection returns:";
-      box.append(title, listOf(queue));
-    }
-    if (dropped.length) {
-      const title = document.createElement("p");
-      title.textContent = "Not sent, because an earlier move was refused (enter them again if they still stand):";
-      const dismiss = document.createElement("button");
-      dismiss.type = "button";
-      dismiss.textContent = "Dismiss";
-      dismiss.addEventListener("click", () => {
-        dropped = [];
+    if (queue.length && held) {
+      box.append(paragraph(held.sentence, "not-sent"), listOf(queue), button("Try again", "retry", () => {
+        held = null;
         showQueue();
-      });
-      box.append(title, listOf(dropped), dismiss);
+        flush();
+      }));
+      if (held.csrf) box.append(button("Reload the page", "reload", () => location.reload()));
+    } else if (queue.length) {
+      box.append(
+        paragraph(
+          navigator.onLine
+            ? plural(queue.length, "move", "moves") + " being sent:"
+            : "Offline: " + plural(queue.length, "move", "moves") + " queued, sent in this order when the connection returns:"
+        ),
+        listOf(queue)
+      );
     }
+    const waiting = waitingSentence(queue.length);
+    if (waiting) box.append(paragraph(waiting, "waiting"));
+    if (dropped.length) {
+      box.append(
+        paragraph("Not sent, because an earlier move was refused (enter them again if they still stand):"),
+        listOf(dropped),
+        button("Dismiss", "dismiss", () => {
+          dropped = [];
+          showQueue();
+        })
+      );
+    }
+    drawWaiting(queue);
+  }
+
+  function paragraph(text, role) {
+    const line = document.createElement("p");
+    line.textContent = text;
+    if (role) line.dataset.role = role;
+    return line;
+  }
+
+  function button(text, action, onClick) {
+    const node = document.createElement("button");
+    node.type = "button";
+    node.textContent = text;
+    node.dataset.queueAction = action;
+    node.addEventListener("click", onClick);
+    return node;
   }
 
   function listOf(moves) {
@@ -176,19 +231,166 @@
     for (const move of moves) {
       const item = document.createElement("li");
       item.dataset.queued = move.id;
-      item.textContent = move.type + " " + JSON.stringify(move.data);
+      item.textContent = move.label || describeMove(move);
       list.append(item);
     }
     return list;
   }
 
-  function setStatus(sentence) {
-    const status = table().querySelector('[data-role="status"]');
-    if (!status) return;
-    const line = document.createElement("p");
-    line.className = "refusal";
-    line.textContent = sentence;
-    status.prepend(line);
+  // --- moves in words -------------------------------------------------------------------------
+
+  // The server's words for each event type (games/pages/presenting.py MOVE_WORDS).
+  function moveWords() {
+    const node = document.getElementById("move-words");
+    return node ? JSON.parse(node.textContent) || {} : {};
+  }
+
+  const faceList = (faces) => (faces || []).join(", ");
+
+  function describeMove(move) {
+    const data = move.data || {};
+    const words = moveWords();
+    switch (move.type) {
+      case "pawn.jumped":
+        return "Jump from C" + data.from + " to C" + data.to;
+      case "pawn.placed":
+        return "Place " + data.pawn + " on C" + data.circle;
+      case "pawn.taken_off":
+        return "Take off the pawn on C" + data.circle;
+      case "pawns.removed":
+        if (data.circles) return "Remove the pawns on " + data.circles.map((c) => "C" + c).join(", ");
+        return "Remove positions " + (data.positions || []).join(", ") + " of station " + data.station;
+      case "dice.thrown":
+        return "Throw " + faceList(data.faces) + (data.opposite ? " (Opposite)" : "");
+      case "dice.kept":
+        return "Keep " + faceList(data.faces);
+      case "dice.grouped":
+        return "Group " + (data.groups || []).map((g) => faceList(g.dice) + " as " + String(g.category).replace(/_/g, " ")).join("; ");
+      case "cards.discarded":
+        return "Discard " + faceList(data.cards);
+      case "move.undone":
+        return "Undo the last move" + (data.reason ? " (" + data.reason + ")" : "");
+    }
+    return words[move.type] || move.type;
+  }
+
+  // The label of a tapped button that records a move as it is: its words, or for a card the
+  // move's words and the card's name.
+  function buttonLabel(target, type) {
+    const said = target.querySelector(".sr");
+    if (target.classList.contains("card-face") && said) return (moveWords()[type] || type) + ": " + said.textContent.trim();
+    return target.textContent.replace(/\s+/g, " ").trim();
+  }
+
+  // --- while moves wait -----------------------------------------------------------------------
+
+  // A dice page keeps taking throws (the cup takes any count, checked when sent); any other page
+  // shows the board's queued moves and takes no further tap but an undo until they are recorded.
+  const keepsRecording = () => !!table().querySelector('[data-role="cup"]');
+
+  function waitingSentence(count) {
+    if (!count || !table()) return "";
+    if (keepsRecording()) {
+      const most = table().querySelector('[data-role="cup"]').dataset.most;
+      return plural(count, "move", "moves") + " waiting to be sent: keep recording; enter the dice of each throw (1 to " + most + "), the count will be checked when sent.";
+    }
+    return plural(count, "move", "moves") + " waiting to be sent; the table will update when " + (count === 1 ? "it is" : "they are") + " recorded.";
+  }
+
+  function drawWaiting(queue) {
+    const node = table();
+    if (!node) return;
+    const lock = queue.length > 0 && !keepsRecording();
+    node.classList.toggle("waiting", queue.length > 0);
+    for (const control of node.querySelectorAll("button, select")) {
+      if (control.closest(".undo")) continue;
+      if (lock && !control.disabled) {
+        control.disabled = true;
+        control.dataset.locked = "";
+      } else if (!lock && control.hasAttribute("data-locked")) {
+        control.disabled = false;
+        delete control.dataset.locked;
+      }
+    }
+    drawPendingBoard(lock ? queue : []);
+    drawCup();
+  }
+
+  // The board as the server drew it, then each queued placement, take-off, jump or removal on it
+  // (an undo takes back the queued move before it); any other move stops the drawing there.
+  function drawPendingBoard(queue) {
+    const circles = Array.from(table().querySelectorAll("[data-circle]"));
+    if (!circles.length) return;
+    const node = table();
+    if (!node.serverBoard) {
+      node.serverBoard = {};
+      for (const button of circles) {
+        const pawn = button.querySelector("[data-pawn]");
+        node.serverBoard[button.dataset.circle] = pawn ? pawn.dataset.pawn : null;
+      }
+    }
+    let cells = Object.assign({}, node.serverBoard);
+    const before = [];
+    for (const move of queue) {
+      if (move.type === "move.undone") {
+        if (!before.length) break;
+        cells = before.pop();
+        continue;
+      }
+      const next = boardAfter(cells, move);
+      if (!next) break;
+      before.push(cells);
+      cells = next;
+    }
+    for (const button of circles) {
+      const name = button.dataset.circle;
+      const pawn = cells[name];
+      const changed = pawn !== node.serverBoard[name];
+      button.classList.toggle("pending", changed);
+      if (!changed && !button.hasAttribute("data-redrawn")) continue;
+      const old = button.querySelector("[data-pawn]");
+      if (old) old.remove();
+      if (pawn) button.append(pawnNode(pawn));
+      const empty = button.querySelector(".empty-note");
+      if (empty) empty.hidden = !!pawn;
+      button.toggleAttribute("data-redrawn", changed);
+    }
+    const placed = new Set(Object.values(cells));
+    for (const tray of node.querySelectorAll("[data-tray]")) {
+      if (queue.length) tray.hidden = placed.has(tray.dataset.pawn);
+    }
+  }
+
+  function boardAfter(cells, move) {
+    const next = Object.assign({}, cells);
+    const data = move.data || {};
+    switch (move.type) {
+      case "pawn.placed":
+        next["C" + data.circle] = data.pawn;
+        return next;
+      case "pawn.taken_off":
+        next["C" + data.circle] = null;
+        return next;
+      case "pawn.jumped": {
+        const over = data.over || middleOf(data.from, data.to);
+        next["C" + data.to] = cells["C" + data.from];
+        next["C" + data.from] = null;
+        if (over) next["C" + over] = null;
+        return next;
+      }
+      case "pawns.removed":
+        if (!data.circles) return null;
+        for (const circle of data.circles) next["C" + circle] = null;
+        return next;
+    }
+    return null;
+  }
+
+  // The circle between two circles two apart in a line of the 4 x 4 board, numbered row by row.
+  function middleOf(from, to) {
+    const [r1, c1, r2, c2] = [Math.floor((from - 1) / 4), (from - 1) % 4, Math.floor((to - 1) / 4), (to - 1) % 4];
+    if ((r1 + r2) % 2 || (c1 + c2) % 2) return null;
+    return ((r1 + r2) / 2) * 4 + (c1 + c2) / 2 + 1;
   }
 
   // --- the board ------------------------------------------------------------------------------
@@ -295,11 +497,23 @@
         if (!taken || boardMode() === "layout") targets.add(button.dataset.circle);
       }
     }
+    const toggles = boardMode() === "jump" || boardMode() === "remove";
+    const why = selection && selection.tray ? " — free circle for " + describe(selection.tray) : " — legal landing circle";
     for (const button of table().querySelectorAll("[data-circle]")) {
       const name = button.dataset.circle;
-      button.classList.toggle("selected", !!selection && selection.circle === name);
+      const selected = !!selection && selection.circle === name;
+      button.classList.toggle("selected", selected);
       button.classList.toggle("target", targets.has(name));
       button.classList.toggle("chosen", removal.includes(name));
+      // Said to a screen reader too: the pawn picked up (or chosen) is pressed, a target says so.
+      if (toggles) button.setAttribute("aria-pressed", selected || removal.includes(name) ? "true" : "false");
+      let note = button.querySelector(".target-note");
+      if (targets.has(name) && !note) {
+        note = document.createElement("span");
+        note.className = "sr target-note";
+        button.append(note);
+      }
+      if (note) note.textContent = targets.has(name) ? why : "";
     }
     for (const tray of table().querySelectorAll("[data-tray]")) {
       const on = !!selection && selection.tray === tray.dataset.pawn;
@@ -319,22 +533,31 @@
 
   // --- dice -----------------------------------------------------------------------------------
 
+  // While moves wait to be sent the table still shows the cup before them: any count from 1 to
+  // the game's most is taken, and the service checks it when the throw is sent.
+  function cupLimits(box) {
+    const inCup = Number(box.dataset.inCup);
+    if (!loadQueue().length) return { least: inCup, most: inCup };
+    return { least: 1, most: Math.max(inCup, Number(box.dataset.most) || inCup) };
+  }
+
   function addFace(face) {
     const box = table().querySelector('[data-role="cup"]');
-    const inCup = Number(box.dataset.inCup);
-    if (cup.length < inCup) cup.push(face);
+    if (cup.length < cupLimits(box).most) cup.push(face);
     drawCup();
   }
 
   function drawCup() {
     const box = table().querySelector('[data-role="cup"]');
     if (!box) return;
-    const inCup = Number(box.dataset.inCup);
-    box.querySelector('[data-role="cup-faces"]').textContent = cup.length ? cup.join(" ") : "none yet";
-    box.querySelector('[data-role="cup-count"]').textContent = "(" + cup.length + " of " + inCup + ")";
-    const full = cup.length === inCup;
-    table().querySelector('[data-action="throw"]').disabled = !full;
-    for (const button of table().querySelectorAll("[data-face]")) button.disabled = full;
+    const { least, most } = cupLimits(box);
+    const faces = box.querySelector('[data-role="cup-faces"]');
+    faces.textContent = cup.length ? cup.join(" ") : "none yet";
+    faces.classList.toggle("empty", !cup.length);
+    box.querySelector('[data-role="cup-count"]').textContent =
+      least === most ? "(" + cup.length + " of " + most + ")" : "(" + cup.length + "; 1 to " + most + ", checked when sent)";
+    table().querySelector('[data-action="throw"]').disabled = cup.length < least || cup.length > most;
+    for (const button of table().querySelectorAll("[data-face]")) button.disabled = cup.length >= most;
   }
 
   function sendThrow() {
@@ -693,7 +916,7 @@
     if (!target || !table().contains(target)) return;
     if (target.dataset.move) {
       const move = JSON.parse(target.dataset.move);
-      return record(move.type, move.data);
+      return record(move.type, move.data, buttonLabel(target, move.type));
     }
     if (target.dataset.action) return ACTIONS[target.dataset.action] && ACTIONS[target.dataset.action]();
     if (target.dataset.circle) return onCircle(target);
@@ -725,6 +948,7 @@
     if (!table()) return;
     drawDiscard();
     drawScarnie();
+    showQueue();
   });
   window.addEventListener("online", flush);
   window.addEventListener("offline", showQueue);
