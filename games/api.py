@@ -25,6 +25,7 @@ from scarney_site.pagination import CheckedCursorPagination
 from scarney_site.query import QueryChecked, bad_value, filtered
 from scarney_site.schema import filter_parameters
 from scoring import history, match_list, selectors
+from scoring.answer_cache import cached
 from scoring.filters import GameFilter, MatchFilter
 from scoring.models import GameSummary
 
@@ -353,14 +354,23 @@ class MatchList(QueryChecked, StreamView):
             # Plain dicts of the listed columns: no model instances, and not the games' figures.
             page = paginator.paginate_queryset(rows.values(*_LISTED), request, view=self)
         else:
-            # The list as most read: one prepared statement, its JSON columns passed through.
-            unfiltered: Any = match_list.VisibleStandings(request.user)
-            page = paginator.paginate_queryset(unfiltered, request, view=self)
+            # The list as most read: the page's keys, then its body as kept for them or its
+            # rows by a prepared statement, their JSON columns passed through.
+            unfiltered: Any = match_list.VisibleStandings(request.user, keys_only=True)
+            keys = paginator.paginate_queryset(unfiltered, request, view=self) or []
+            links = (paginator.get_next_link(), paginator.get_previous_link())
+            return cached(request, (keys, links), lambda: _standings_page(paginator, keys))
         return paginator.get_paginated_response([_standing_json(row) for row in page or []])
 
 
 # The columns of a match list row (the pagination reads ``updated_at`` from them too).
 _LISTED = ("match_id", "format", "status", "standing", "winner", "rating", "warnings", "updated_at")
+
+
+def _standings_page(paginator: NewestCursor, keys: list[dict[str, Any]]) -> tuple[Response, bool]:
+    """The page of ``keys``, and whether it may be kept under them (not if a row is newer)."""
+    rows, current = match_list.rows_of(keys)
+    return paginator.get_paginated_response([_standing_json(row) for row in rows]), current
 
 
 def _standing_json(row: dict[str, Any]) -> dict[str, Any]:

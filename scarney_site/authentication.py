@@ -15,6 +15,7 @@ from django.db import connection
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
+from games import permissions
 from scarney_site.access.models import ApiToken, digest_of
 
 
@@ -41,10 +42,13 @@ def _lookup() -> tuple[str, list[str], list[str]]:
     user_fields = [f.attname for f in user_model._meta.concrete_fields]
     columns = [f"t.{quote(f.column)}" for f in ApiToken._meta.concrete_fields]
     columns += [f"u.{quote(f.column)}" for f in user_model._meta.concrete_fields]
+    # and whether the user holds games.direct, which every list and history asks next
+    user_id = f"u.{quote(user_model._meta.pk.column)}"
+    columns.append(permissions.DIRECT_SQL.format(user=user_id))
     sql = (
         f"SELECT {', '.join(columns)} FROM {quote(ApiToken._meta.db_table)} t "
-        f"JOIN {quote(user_model._meta.db_table)} u ON u.{quote(user_model._meta.pk.column)} "
-        f"= t.{quote(ApiToken._meta.get_field('user').column)} WHERE t.digest = %s"
+        f"JOIN {quote(user_model._meta.db_table)} u ON {user_id} "
+        f"= t.{quote(ApiToken._meta.get_field('user').column)} WHERE t.digest = %(digest)s"
     )
     return sql, token_fields, user_fields
 
@@ -52,18 +56,21 @@ def _lookup() -> tuple[str, list[str], list[str]]:
 def token_with_user(digest: str) -> ApiToken | None:
     """The token of ``digest`` with its user, in one written statement: the same query as
     ``select_related("user").get(digest=...)``, without compiling a queryset on every request
-    (that was about a third of a web process's CPU under load, docs/BENCHMARKS.md)."""
+    (that was about a third of a web process's CPU under load, docs/BENCHMARKS.md), and with
+    whether the user holds games.direct, so a member's list or history asks no second query."""
     if connection.vendor != "postgresql":
         # Other backends hand back raw values (SQLite: naive datetimes as text) that the ORM
         # converts; this written form is for PostgreSQL, whose driver returns them typed.
         return ApiToken.objects.select_related("user").filter(digest=digest).first()
     sql, token_fields, user_fields = _lookup()
     with connection.cursor() as cursor:
-        cursor.execute(sql, [digest])
+        cursor.execute(sql, {"digest": digest, **permissions.direct_params()})
         row = cursor.fetchone()
     if row is None:
         return None
-    token = ApiToken.from_db(connection.alias, token_fields, row[: len(token_fields)])
-    user = get_user_model().from_db(connection.alias, user_fields, row[len(token_fields) :])
+    *values, holds_direct = row
+    token = ApiToken.from_db(connection.alias, token_fields, values[: len(token_fields)])
+    user = get_user_model().from_db(connection.alias, user_fields, values[len(token_fields) :])
+    permissions.remember_direct(user, holds_direct)
     ApiToken.user.field.set_cached_value(token, user)
     return token

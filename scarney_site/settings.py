@@ -206,7 +206,15 @@ CACHES = {
         }
         if os.environ.get("REDIS_URL")
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    )
+    ),
+    # Rendered history pages and match lists, per process, under the fingerprint they were
+    # built from (scoring/answer_cache.py): a repeated read costs its fingerprint only.
+    "answers": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "answers",
+        "TIMEOUT": int(os.environ.get("ANSWER_CACHE_SECONDS", "600")),
+        "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("ANSWER_CACHE_ENTRIES", "2000"))},
+    },
 }
 
 SPECTACULAR_SETTINGS = {

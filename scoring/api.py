@@ -25,6 +25,7 @@ from scarney_site.query import BAD_VALUE, QueryChecked, QueryError, bad_value, f
 from scarney_site.renderers import CsvRenderer, NdjsonRenderer
 from scarney_site.schema import filter_parameters
 from scoring import answers, exports, feed, history, reports, selectors, stats
+from scoring.answer_cache import cached
 from scoring.filters import MatchFilter
 
 AFTER = OpenApiParameter(
@@ -174,7 +175,11 @@ class PlayerHistory(QueryChecked, APIView):
             history.reader_fingerprint(player, request.user),
             request.query_params.urlencode(),
         )
-        return conditional(request, etag, lambda: self.page(request, player, query))
+        return conditional(
+            request,
+            etag,
+            lambda: cached(request, etag, lambda: (self.page(request, player, query), True)),
+        )
 
     def page(self, request: Request, player: Player, query: history.Query) -> Response:
         page = history.reader_history(player, query, request.user)

@@ -451,6 +451,8 @@ class JsonTextRenderer(JSONRenderer):
         accepted_media_type: str | None = None,
         renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
+        if isinstance(data, bytes):  # a body rendered before (scoring.answer_cache)
+            return bytes(data)
         indent = self.get_indent(accepted_media_type or "", renderer_context or {})
         if indent is None and self.compact:
             texts: list[str] = []

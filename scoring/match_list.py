@@ -20,9 +20,15 @@ from scoring import history
 from scoring.models import MatchStanding
 from scoring.selectors import visible_sql
 
-_SELECT = (
+_COLUMNS = (
     "SELECT ms.match_id, ms.format, ms.status, ms.standing, ms.winner, ms.rating, ms.warnings,"
-    " ms.updated_at FROM scoring_matchstanding ms JOIN games_stream s ON s.id = ms.match_id"
+    " ms.updated_at, ms.version FROM scoring_matchstanding ms"
+)
+_SELECT = f"{_COLUMNS} JOIN games_stream s ON s.id = ms.match_id"
+# A page's keys: what its rows are and which version of each (scoring/answer_cache.py)
+_KEYS = (
+    "SELECT ms.match_id, ms.version, ms.updated_at FROM scoring_matchstanding ms"
+    " JOIN games_stream s ON s.id = ms.match_id"
 )
 _BOUNDS = {"updated_at__lt": "<", "updated_at__gt": ">"}
 
@@ -33,41 +39,84 @@ class VisibleStandings:
     model = MatchStanding  # the paginator checks a cursor's position against its field
 
     def __init__(
-        self, user: Any, descending: bool = True, bound: tuple[str, Any] | None = None
+        self,
+        user: Any,
+        descending: bool = True,
+        bound: tuple[str, Any] | None = None,
+        keys_only: bool = False,
     ) -> None:
         self._user = user
         self._descending = descending
         self._bound = bound
+        self._keys_only = keys_only
 
     def order_by(self, *fields: str) -> VisibleStandings:
         if fields not in (("-updated_at",), ("updated_at",)):
             raise ValueError(f"the match list is ordered by updated_at only, not {fields}")
-        return VisibleStandings(self._user, fields[0].startswith("-"), self._bound)
+        descending = fields[0].startswith("-")
+        return VisibleStandings(self._user, descending, self._bound, self._keys_only)
 
     def filter(self, **lookup: Any) -> VisibleStandings:
         ((name, position),) = lookup.items()
         when = MatchStanding._meta.get_field("updated_at").to_python(position)
         # As the ORM binds it: SQLite compares text, written without the zone
         bound = connection.ops.adapt_datetimefield_value(when)
-        return VisibleStandings(self._user, self._descending, (_BOUNDS[name], bound))
+        return VisibleStandings(
+            self._user, self._descending, (_BOUNDS[name], bound), self._keys_only
+        )
 
     def __getitem__(self, window: slice) -> list[dict[str, Any]]:
         visible, params = visible_sql(self._user, "s")
-        sql = f"{_SELECT} WHERE {visible}"
+        sql = f"{_KEYS if self._keys_only else _SELECT} WHERE {visible}"
         if self._bound is not None:
             sql += f" AND ms.updated_at {self._bound[0]} %s"
             params.append(self._bound[1])
         order = "DESC" if self._descending else "ASC"
         sql += f" ORDER BY ms.updated_at {order} LIMIT %s OFFSET %s"
         params += [window.stop - window.start, window.start]
-        return [_row(row) for row in history.prepared_rows(sql, params)]
+        rows = history.prepared_rows(sql, params)
+        return [_key(row) if self._keys_only else _row(row) for row in rows]
+
+
+def rows_of(keys: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
+    """The whole rows of a page read by its keys (``VisibleStandings(keys_only=True)``), in
+    the keys' order, and whether each is still at the version its key names (if not, the
+    page is newer than its keys and is not kept under them)."""
+    if not keys:
+        return [], True
+    ids = [key["match_id"] for key in keys]
+    if connection.vendor == "postgresql":
+        sql, params = f"{_COLUMNS} WHERE ms.match_id = ANY(%s)", [ids]
+    else:
+        sql = f"{_COLUMNS} WHERE ms.match_id IN ({', '.join(['%s'] * len(ids))})"
+        params = [match_id.hex for match_id in ids]  # as SQLite stores a uuid
+    found = {row["match_id"]: row for row in map(_row, history.prepared_rows(sql, params))}
+    rows = [found[key["match_id"]] for key in keys if key["match_id"] in found]
+    same = len(rows) == len(keys) and all(
+        (row["version"], row["updated_at"]) == (key["version"], key["updated_at"])
+        for row, key in zip(rows, keys, strict=True)
+    )
+    return rows, same
+
+
+def _key(row: tuple[Any, ...]) -> dict[str, Any]:
+    match_id, version, updated_at = row
+    return {
+        "match_id": _uuid(match_id),
+        "version": version,
+        "updated_at": history.aware(updated_at),
+    }
+
+
+def _uuid(value: Any) -> uuid.UUID:
+    # SQLite hands a uuid back as its hex text
+    return value if isinstance(value, uuid.UUID) else uuid.UUID(value)
 
 
 def _row(row: tuple[Any, ...]) -> dict[str, Any]:
-    match_id, format, status, standing, winner, rating, warnings, updated_at = row
+    match_id, format, status, standing, winner, rating, warnings, updated_at, version = row
     return {
-        # SQLite hands a uuid back as its hex text
-        "match_id": match_id if isinstance(match_id, uuid.UUID) else uuid.UUID(match_id),
+        "match_id": _uuid(match_id),
         "format": format,
         "status": status,
         "standing": history.json_value(standing),
@@ -75,4 +124,5 @@ def _row(row: tuple[Any, ...]) -> dict[str, Any]:
         "rating": rating,
         "warnings": history.json_value(warnings),
         "updated_at": history.aware(updated_at),
+        "version": version,
     }

@@ -85,3 +85,11 @@ def anon(db: Any) -> APIClient:
 
 def new_id() -> str:
     return str(uuid.uuid4())
+
+
+@pytest.fixture(autouse=True)
+def _fresh_answers() -> None:
+    """Each test starts with no kept answers (scoring/answer_cache.py is per process)."""
+    from scoring.answer_cache import forget_all
+
+    forget_all()

@@ -71,3 +71,7 @@ def rebuild_all(
             rows = module.rebuild(progress=progress, workers=workers)
             if report:
                 report(module.__name__.rsplit(".", 1)[-1], rows)
+    from scoring import answer_cache  # the web layer's: imported late, not at load
+
+    # Rebuilt rows keep their versions: answers this process kept must be built anew.
+    answer_cache.forget_all()
