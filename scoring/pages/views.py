@@ -95,7 +95,8 @@ def match_line(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
             "Another device recorded a line first, so this one was not recorded. Here is the "
             f"sheet as it stands now (version {error.current_version})."
         )
-        return _match(request, stream, form, sentence, 409)
+        stream.refresh_from_db()
+        return _match(request, stream, _again(form, names, error.current_version), sentence, 409)
     except (RuleError, NotPermitted, EventIdReused, BadValue) as error:
         sentence, status = refusal(error, GAME_SCORED)
         return _match(request, stream, form, f"Not recorded: {sentence}", status)
@@ -104,6 +105,13 @@ def match_line(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     stream.refresh_from_db()
     number = len(recorded.folded.match_rules.games(recorded.folded.state))
     return _match(request, stream, None, None, 201 if recorded.created else 200, number)
+
+
+def _again(form: LineForm, names: list[str], version: int) -> LineForm:
+    """The line the keeper typed, under a new event id and expecting the sheet as it is now:
+    he reads the sheet and sends it again (or changes it) rather than reloading the page."""
+    typed = {f"score_{seat}": score for seat, score in enumerate(form.scores())}
+    return LineForm(names=names, initial={**typed, "id": uuid.uuid4(), "expected_version": version})
 
 
 def _match(

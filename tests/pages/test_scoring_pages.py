@@ -111,11 +111,6 @@ def test_a_resent_line_records_once_and_a_lenient_sheet_shows_its_warning(
     assert Client().get(f"/matches/{uuid.uuid4()}/").status_code == 404
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="scoring/pages/views.py _match re-renders the bound form (old expected_version); "
-    "the fix is outside games/pages (see the note of the Pages helper's report)",
-)
 def test_a_line_that_loses_a_race_can_be_sent_again_from_the_page_it_answers(user: Any) -> None:
     match = services.match_start(
         format="high-low-scarney",
