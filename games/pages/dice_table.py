@@ -14,6 +14,7 @@ from games.rules.dice_games import boston, double_cameroon, hearts_due
 from games.rules.put_and_take import state as put_and_take
 from games.rules.scarney_3000 import scoring as scarney_3000
 from games.rules.straight_dice import scoring as straight_dice
+from scoring import labels
 
 # The kinds thrown with Scarney dice (1 3 4 6 D); every other dice game uses ordinary dice.
 SCARNEY_DICE_KINDS = frozenset(
@@ -101,14 +102,25 @@ def throw_line(throw: dict[str, Any] | list[str]) -> dict[str, Any]:
     hand = throw.get("number_bonus")
     if isinstance(hand, dict):
         notes.append(f"{hand.get('hand')}: {hand.get('points')} ({hand.get('status')})")
-    if throw.get("bonus"):
-        notes.append(f"bonus: {throw['bonus']}")
+    notes.extend(bonus_notes(throw))
     return {
         "faces": throw.get("faces", []),
         "outcome": str(throw.get("outcome", "")).replace("_", " "),
         "points": throw.get("points"),
         "notes": notes,
     }
+
+
+def bonus_notes(throw: dict[str, Any]) -> list[str]:
+    """A throw's bonus in words: Straight Scarney Dice names it with its points (unless the
+    outcome already does), Scarney 3000 flags a bonus hand."""
+    bonus = throw.get("bonus")
+    if isinstance(bonus, dict):
+        kind = str(bonus.get("kind", ""))
+        if kind == throw.get("outcome"):
+            return []
+        return [f"bonus: {labels.bonus(kind)} {bonus.get('points')}"]
+    return ["bonus hand"] if bonus is True else []
 
 
 def frames(view: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:

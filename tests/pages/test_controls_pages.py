@@ -72,6 +72,8 @@ def test_a_hit_with_opposite_is_recorded_by_keyboard(
     assert "Ann to throw 1 die" in status_text(page)
     hit = page.locator('[data-action="throw"]')
     assert hit.inner_text() == "Hit: record the throw"  # the rule book's word for it
+    assert page.locator('[data-role="throws"]').inner_text().count("little scarney 25") == 1
+    assert "{" not in page.locator('[data-role="throws"]').inner_text()  # no raw bonus data
     check_page(page, axe_script, "straight-dice-hit")
     # when the keeper enters a 3, calls Opposite and hits, by keyboard only
     tab_to(page, '[data-face="3"]')
