@@ -9,7 +9,8 @@ and a change of pairing rules never rewrites a past round.
   until 31 January 2026) by the py4swiss package, which reproduces bbpPairings (a FIDE-endorsed
   program); see docs/DESIGN.md "Swiss pairing: which library and why". The Dutch rules are not
   re-implemented: that module only turns our entrants into the engine's input and back.
-- ``tables``: multi-player tables seated by standing, with a few swaps to spare repeat meetings.
+- ``tables``: multi-player tables seated by standing, with a few swaps to spare repeat meetings;
+  as few tables off the chosen size as the format's seats allow (``table_sizes``).
 
 Seat 0 of a table starts (in chess terms, has White).
 """
@@ -20,6 +21,7 @@ import random
 from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from itertools import combinations_with_replacement
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,7 @@ def tables(
     *,
     seed: int | None,
     min_size: int = 2,
+    max_size: int | None = None,
     requested_byes: Collection[int] = (),
 ) -> Pairing:
     """Seat a round at tables of ``table_size``.
@@ -132,11 +135,11 @@ def tables(
     or with no seed by entry order dealt round the tables in a serpentine (1, 2, 3, then 3, 2,
     1 ...), so the top seeds start at different tables. Later rounds go by standing (points,
     then seed), top tables first, then swap players between tables while that lowers the number
-    of past meetings among table-mates. Full tables first and the rest at one smaller table of
-    at least ``min_size``; short of that, the full tables lend seats to it (10 at size 3,
-    minimum 2: 3, 3, 2, 2). Only when no layout seats everyone does the lowest-ranked player
-    among those with the fewest byes get one. Seat 0 goes to whoever has started least often,
-    then standing order.
+    of past meetings among table-mates. The table sizes are ``table_sizes``'s: as few tables
+    off ``table_size`` as the format's seats (``min_size`` to ``max_size``) allow, smaller ones
+    rather than larger. Only when no layout seats everyone does the lowest-ranked player among
+    those with the fewest byes get one. Seat 0 goes to whoever has started least often, then
+    standing order.
     """
     if table_size < 1 or not 1 <= min_size <= table_size:
         raise ValueError(f"Tables of {table_size} with at least {min_size} players cannot be laid.")
@@ -148,12 +151,12 @@ def tables(
         if seed is not None:
             random.Random(seed).shuffle(order)
     byes = [e.player for e in by_seed(entrants) if e.player in sitting]
-    sizes = table_sizes(len(order), table_size, min_size)
+    sizes = table_sizes(len(order), table_size, min_size, max_size)
     while sizes is None:
         out = _bye_taker(order)
         order.remove(out)
         byes.append(out.player)
-        sizes = table_sizes(len(order), table_size, min_size)
+        sizes = table_sizes(len(order), table_size, min_size, max_size)
     seated = _serpentine(order, sizes) if seeded else _fill(order, sizes)
     seated = _spare_repeats(seated, _meetings(order))
     return Pairing(tables=tuple(_seat(table) for table in seated), byes=tuple(byes))
@@ -169,21 +172,37 @@ def _bye_taker(order: Sequence[Entrant]) -> Entrant:
     return [e for e in order if e.byes == fewest][-1]
 
 
-def table_sizes(players: int, table_size: int, min_size: int) -> list[int] | None:
-    """Table sizes seating all ``players``, largest first; None when no layout exists."""
+def table_sizes(
+    players: int, table_size: int, min_size: int, max_size: int | None = None
+) -> list[int] | None:
+    """Table sizes seating all ``players``, largest first; None when no layout exists.
+
+    Every table seats ``min_size`` to ``max_size`` players (the format's seats; ``max_size``
+    defaults to ``table_size``). Of the layouts that seat everyone, the one with the fewest
+    tables off ``table_size`` wins; on a tie, the one with fewer tables above it (a smaller
+    table rather than a larger one), then the one whose odd tables are nearest ``table_size``.
+    So 10 at size 3 is 3, 3, 2, 2 when the format seats 2 or 3, and 4, 3, 3 when it seats 4
+    as well; 11 at size 3 is 3, 3, 3, 2 either way.
+    """
     if players == 0:
         return []
-    full, rest = divmod(players, table_size)
-    sizes = [table_size] * full + ([rest] if rest else [])
-    while sizes[-1] < min_size:
-        donors = [i for i, size in enumerate(sizes[:-1]) if size > min_size]
-        if not donors:
-            return None
-        # The largest table lowest down lends a seat, so the top tables stay full.
-        donor = max(donors, key=lambda i: (sizes[i], i))
-        sizes[donor] -= 1
-        sizes[-1] += 1
-    return sorted(sizes, reverse=True)
+    high = table_size if max_size is None else max(max_size, table_size)
+    others = [size for size in range(min_size, high + 1) if size != table_size]
+    for off in range(players // min_size + 1):
+        best: tuple[tuple[int, int], tuple[int, ...]] | None = None
+        for odd in combinations_with_replacement(others, off):
+            rest = players - sum(odd)
+            if rest < 0 or rest % table_size:
+                continue
+            larger = sum(size > table_size for size in odd)
+            key = (larger, sum(abs(size - table_size) for size in odd))
+            if best is None or key < best[0]:
+                best = (key, odd)
+        if best is not None:
+            odd = best[1]
+            full = (players - sum(odd)) // table_size
+            return sorted([table_size] * full + list(odd), reverse=True)
+    return None
 
 
 def _fill(order: Sequence[Entrant], sizes: Sequence[int]) -> list[list[Entrant]]:

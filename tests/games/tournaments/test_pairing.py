@@ -382,7 +382,7 @@ def field_of(count: int) -> list[Entrant]:
         (7, 4, 2, [4, 3]),
         (11, 4, 3, [4, 4, 3]),
         (13, 5, 4, [5, 4, 4]),
-        (13, 6, 3, [5, 5, 3]),
+        (13, 6, 3, [6, 4, 3]),  # two tables off 6, not three (5, 5, 3)
         (1, 2, 2, None),
         (5, 4, 3, None),
     ],
@@ -391,6 +391,65 @@ def test_table_sizes_fill_full_tables_and_never_go_below_the_minimum(
     players: int, size: int, minimum: int, sizes: list[int] | None
 ) -> None:
     assert table_sizes(players, size, minimum) == sizes
+
+
+@pytest.mark.parametrize(
+    "players,size,seats,sizes",
+    [
+        # Singles (2 to 16 at a table) at tables of 3: one larger table rather than two smaller
+        (10, 3, (2, 16), [4, 3, 3]),
+        (7, 3, (2, 16), [4, 3]),
+        # one smaller table when that is enough, even where larger ones are allowed
+        (11, 3, (2, 16), [3, 3, 3, 2]),
+        (5, 3, (2, 16), [3, 2]),
+        (10, 4, (2, 6), [4, 4, 2]),
+        # tontine (3 or 4) at tables of 3: no table of 2 is possible, so one of 4
+        (10, 3, (3, 4), [4, 3, 3]),
+        (13, 3, (3, 4), [4, 3, 3, 3]),
+        (5, 4, (3, 5), [5]),
+        (14, 4, (3, 5), [4, 4, 3, 3]),
+        # no split at all: the caller gives a bye
+        (2, 3, (3, 4), None),
+        (5, 4, (4, 4), None),
+    ],
+)
+def test_table_sizes_keep_as_few_tables_off_the_size_as_the_formats_seats_allow(
+    players: int, size: int, seats: tuple[int, int], sizes: list[int] | None
+) -> None:
+    assert table_sizes(players, size, *seats) == sizes
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    players=st.integers(0, 60),
+    size=st.integers(2, 8),
+    low=st.integers(1, 8),
+    extra=st.integers(0, 8),
+)
+def test_table_sizes_seat_everyone_within_the_seats_with_the_fewest_odd_tables(
+    players: int, size: int, low: int, extra: int
+) -> None:
+    low = min(low, size)
+    high = size + extra
+    sizes = table_sizes(players, size, low, high)
+    # every layout of the allowed sizes, found the slow way, for comparison
+    best: dict[int, int] = {0: 0}  # seated -> fewest tables off the size
+    for n in range(1, players + 1):
+        options = [best[n - k] + (k != size) for k in range(low, high + 1) if n - k in best]
+        if options:
+            best[n] = min(options)
+    if players not in best:
+        assert sizes is None
+        return
+    assert sizes is not None and sum(sizes) == players
+    assert all(low <= s <= high for s in sizes)
+    assert sum(s != size for s in sizes) == best[players]
+
+
+def test_tables_use_a_larger_table_rather_than_two_smaller_ones_where_the_format_allows() -> None:
+    made = tables(field_of(10), 3, 2, seed=0, min_size=2, max_size=16)
+    assert [len(t) for t in made.tables] == [4, 3, 3] and made.byes == ()
+    assert sorted(p for t in made.tables for p in t) == [100 + i for i in range(10)]
 
 
 @pytest.mark.parametrize(
