@@ -10,7 +10,6 @@ their tables; a match's settlement reports its result to its tournament by itsel
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 import uuid
 from collections.abc import Sequence
@@ -25,8 +24,8 @@ from games.canonical import canonical
 from games.models import Match, Stream, Tournament, TournamentEntry, TournamentTable
 from games.rules import registry
 from games.rules.base import make_ruleset
-from games.rules.errors import BadSetup, IllegalEvent
-from games.tournaments import rounds, standings
+from games.rules.errors import BadSetup, IllegalEvent, StateConflict
+from games.tournaments import layouts, rounds, standings
 from games.tournaments import state as ts
 
 DEFAULT_TIEBREAKS = ("buchholz", "sonneborn_berger", "points_difference")
@@ -35,10 +34,18 @@ DEFAULT_TIEBREAKS = ("buchholz", "sonneborn_berger", "points_difference")
 # --- tournaments ------------------------------------------------------------------------------
 
 
+# Every service below takes the client's ``meta`` (``client_time``, ``device``, ``note``: the
+# shape of a game event's meta, games.events.check_meta) and stores it with each event it
+# records, beside who recorded it, so the admin shows a director's device as it does a keeper's.
+
+
 @transaction.atomic
-def tournament_create(*, spec: dict[str, Any], user: Any) -> Tournament:
+def tournament_create(
+    *, spec: dict[str, Any], user: Any, meta: dict[str, Any] | None = None
+) -> Tournament:
     """Create a tournament stream from the API's body (API.md) and record ``tournament.created``."""
     permissions.check_director(user)
+    stored_meta = _meta(user, meta)
     header = _header(canonical(spec))
     stream = Stream.objects.create(
         category=Stream.Category.TOURNAMENT, kind=header["format"], created_by=_user(user)
@@ -50,7 +57,7 @@ def tournament_create(*, spec: dict[str, Any], user: Any) -> Tournament:
         system=header["system"],
         published=header["published"],
     )
-    services._append(stream, uuid.uuid4(), ts.CREATED, header, services._meta(user, {}), None)
+    services._append(stream, uuid.uuid4(), ts.CREATED, header, stored_meta, None)
     return tournament
 
 
@@ -159,14 +166,45 @@ def _check_header(header: dict[str, Any], low: int, high: int) -> None:
 
 
 @transaction.atomic
-def entry_add(*, tournament_id: uuid.UUID, spec: Any, user: Any) -> ts.Entry:
-    """Enter a player (by id, member number or name); late entries join from the next round."""
+def entry_add(
+    *,
+    tournament_id: uuid.UUID,
+    spec: Any,
+    user: Any,
+    reason: Any = None,
+    meta: dict[str, Any] | None = None,
+) -> ts.Entry:
+    """Enter a player (by id, member number or name); late entries join from the next round.
+
+    A late entry, once round 1 is paired, is a director's correction like the others and says
+    why: ``reason`` (or the spec's ``"reason"``, as the API's body carries it), recorded in
+    ``player.entered``.
+    """
     permissions.check_director(user)
+    if reason is None and isinstance(spec, dict):
+        reason = spec.get("reason")
     stream = _lock(tournament_id)
+    folded = folding.load(stream)
+    late = bool(folded.state.rounds)
+    if late or reason is not None:
+        _check_entry_reason(reason, late)
     player = services.player_resolve(spec)
     data = {"player": player.pk, "name": player.name}
-    state: ts.TournamentState = _append(stream, ts.ENTERED, data, user).state
+    if reason is not None:
+        data["reason"] = reason.strip()
+    state: ts.TournamentState = _append(stream, ts.ENTERED, data, user, folded, meta=meta).state
     return state.entry(player.pk)
+
+
+def _check_entry_reason(reason: Any, late: bool) -> None:
+    # Checked here, not in the fold: entries recorded late before a reason was asked still fold.
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
+        why = "The tournament has started: a late entry" if late else "An entry's reason"
+        raise IllegalEvent(
+            "tournament.reason_required",
+            f'{why} says why in 1 to 500 characters: send {{"reason": "..."}}.',
+            field="reason",
+        )
 
 
 @transaction.atomic
@@ -176,21 +214,24 @@ def round_pair(
     user: Any,
     tables: Sequence[Sequence[int]] | None = None,
     seed: int | None = None,
+    meta: dict[str, Any] | None = None,
 ) -> int:
     """Pair the next round (by the system, or ``tables`` by hand) and start its matches.
 
     The current round is closed first when all its results are in; while a table still plays
-    the answer is 409 ``round.results_missing``.
+    the answer is 409 ``round.results_missing``. A random first round of ``tables`` without a
+    ``seed`` draws one here and records it in ``round.paired``.
     """
     permissions.check_director(user)
     stream = _lock(tournament_id)
     folded = folding.load(stream)
     current = folded.state.current
     if current is not None and not current.closed:
-        folded = _append(stream, ts.ROUND_CLOSED, {"round": current.number}, user, folded)
+        closing = {"round": current.number}
+        folded = _append(stream, ts.ROUND_CLOSED, closing, user, folded, meta=meta)
     data = _pairing(folded.state, tables, seed)
     _start_matches(stream, folded.header, folded.state, data)
-    _append(stream, ts.PAIRED, data, user, folded)
+    _append(stream, ts.PAIRED, data, user, folded, meta=meta)
     return int(data["round"])
 
 
@@ -201,20 +242,26 @@ def round_repair(
     reason: str,
     user: Any,
     tables: Sequence[Sequence[int]] | None = None,
+    meta: dict[str, Any] | None = None,
 ) -> int:
-    """Pair the current round again (before any of its results): its matches are abandoned."""
+    """Pair the current round again (before any of its results): its matches are abandoned.
+
+    The field is the one of now (``rounds.repair_current``): whoever withdrew since the round
+    was paired is out of it, without a bye; a late entrant since then is in it.
+    """
     permissions.check_director(user)
     stream = _lock(tournament_id)
     folded = folding.load(stream)
-    current = folded.state.current
+    state: ts.TournamentState = folded.state
+    current = state.current
     if current is None:
         raise IllegalEvent("round.out_of_order", "No round is paired yet.")
-    # Pair as if the current round had not been: the state without it.
-    before = _without_last_round(folded.state)
-    data = _pairing(before, tables, current.seed)
+    low, high = _seats(state)
+    by_hand = None if tables is None else _hand_tables(tables)
+    data = rounds.repair_current(state, min_size=low, max_size=high, by_hand=by_hand)
     data["reason"] = reason
-    _start_matches(stream, folded.header, before, data)
-    _append(stream, ts.REPAIRED, data, user, folded)
+    _start_matches(stream, folded.header, state, data)
+    _append(stream, ts.REPAIRED, data, user, folded, meta=meta)
     old = [t.match for t in current.tables if t.match]
     # After the commit, outside the tournament's lock: a match's close takes its match's lock
     # and then the tournament's, so taking them the other way round here could deadlock. The
@@ -227,10 +274,6 @@ def _set_aside(matches: list[str]) -> None:
     Stream.objects.filter(pk__in=matches).update(status=Stream.Status.ABANDONED)
 
 
-def _without_last_round(state: ts.TournamentState) -> ts.TournamentState:
-    return dataclasses.replace(state, rounds=state.rounds[:-1])
-
-
 def _pairing(
     state: ts.TournamentState, tables: Sequence[Sequence[int]] | None, seed: int | None
 ) -> dict[str, Any]:
@@ -240,8 +283,14 @@ def _pairing(
         seed = secrets.randbelow(2**31)  # recorded in round.paired: the draw can be checked
     if tables is not None:
         tables = _hand_tables(tables)
-    min_size = registry.match_rules(settings.format).min_seats
-    return rounds.pair_next(state, seed=seed, min_size=min_size, by_hand=tables)
+    low, high = _seats(state)
+    return rounds.pair_next(state, seed=seed, min_size=low, max_size=high, by_hand=tables)
+
+
+def _seats(state: ts.TournamentState) -> tuple[int, int]:
+    """The fewest and most players the tournament's format seats at a table."""
+    rules = registry.match_rules(state.settings.format)
+    return rules.min_seats, rules.max_seats
 
 
 def _hand_tables(tables: Any) -> list[list[int]]:
@@ -280,7 +329,13 @@ def _start_matches(
 
 @transaction.atomic
 def keeper_assign(
-    *, tournament_id: uuid.UUID, round: Any, table: Any, username: Any, user: Any
+    *,
+    tournament_id: uuid.UUID,
+    round: Any,
+    table: Any,
+    username: Any,
+    user: Any,
+    meta: dict[str, Any] | None = None,
 ) -> ts.Table:
     """``username`` keeps score at that table this round: he may record in its match only."""
     permissions.check_director(user)
@@ -288,9 +343,8 @@ def keeper_assign(
     if keeper is None:
         raise BadSetup("keeper.unknown_user", f"There is no user {username!r} to name as keeper.")
     stream = _lock(tournament_id)
-    folded = _append(
-        stream, ts.KEEPER_ASSIGNED, {"round": round, "table": table, "user": username}, user
-    )
+    data = {"round": round, "table": table, "user": username}
+    folded = _append(stream, ts.KEEPER_ASSIGNED, data, user, meta=meta)
     state: ts.TournamentState = folded.state
     seated = state.round(round).table(table)
     if seated.match:
@@ -306,9 +360,14 @@ def correction_record(
     data: Any,
     user: Any,
     expected_version: int | None = None,
+    meta: dict[str, Any] | None = None,
 ) -> tuple[folding.Folded, bool]:
     """A director's correction (withdrawal, bye, adjusted result, forfeit, void, closing a
-    round, a duplicate round's layouts); idempotent by ``event_id``. Answers (state, created)."""
+    round, a duplicate round's layouts); idempotent by ``event_id``. Answers (state, created).
+
+    ``round.laid_out`` without ``layouts`` has the server deal them: a seed drawn here, the
+    same five layouts for every player of the round, both recorded in the event.
+    """
     permissions.check_director(user)
     if not isinstance(data, dict):
         raise IllegalEvent("event.bad_data", "The event's data must be a JSON object.")
@@ -327,7 +386,25 @@ def correction_record(
             return replay, False
         if expected_version is not None and expected_version != stream.version:
             raise store.VersionConflict(stream.version)
-        return _append(stream, type, data, user, event_id=event_id), True
+        folded = folding.load(stream)
+        if type == ts.LAID_OUT:
+            data = _laid_out(folded.state, data)
+        return _append(stream, type, data, user, folded, event_id=event_id, meta=meta), True
+
+
+def _laid_out(state: ts.TournamentState, data: dict[str, Any]) -> dict[str, Any]:
+    """A duplicate round's layouts as recorded: the director's, checked now (a bad one would
+    otherwise be refused only when a game of the round starts on it), or dealt here."""
+    ts.may_lay_out(state, data.get("round"))
+    if "layouts" in data:
+        layouts.check(data["layouts"])
+        return data
+    seed = secrets.randbelow(2**31)
+    return {**data, "seed": seed, "layouts": layouts.deal(seed)}
+
+
+# What the server adds to an event's data: a retry of the same request is no new event.
+_SERVER_FIELDS = {ts.LAID_OUT: ("seed", "layouts")}
 
 
 def _replay_of(
@@ -337,7 +414,10 @@ def _replay_of(
     if row is None:
         return None
     event = store.read(row)
-    if event.stream_id != stream.pk or event.type != type or event.data != data:
+    stored = event.data
+    if type == ts.LAID_OUT and "seed" in stored and "layouts" not in data:
+        stored = {k: v for k, v in stored.items() if k not in _SERVER_FIELDS[type]}
+    if event.stream_id != stream.pk or event.type != type or stored != data:
         raise store.EventIdReused(event_id)
     return folding.load(stream)
 
@@ -373,14 +453,25 @@ def result_from_match(
 
 
 def duplicate_layout(match: Match, number: int | None) -> Any:
-    """The position game ``number`` of a duplicate round's match starts from, if recorded."""
+    """The position game ``number`` of a duplicate round's match starts from; None outside a
+    duplicate round. Before the round's layouts are recorded it is 409 ``round.not_laid_out``:
+    a game laid out by its player would be another deal than the field's."""
     if number is None or match.round_number is None or match.tournament_id is None:
         return None
     folded = folding.load(Stream.objects.get(pk=match.tournament_id))
     if not folded.state.settings.duplicate:
         return None
-    layouts = folded.state.round(match.round_number).layouts
-    return layouts[number - 1] if number <= len(layouts) else None
+    played = folded.state.round(match.round_number)
+    if number > len(played.layouts):
+        raise StateConflict(
+            "round.not_laid_out",
+            f"Round {played.number} of this duplicate Solitaire tournament has no layout for "
+            f"game {number} yet: every player of the round plays the same deal, so the director "
+            "records it first (round.laid_out, with the layouts or without them to have them "
+            "dealt).",
+            round=played.number,
+        )
+    return played.layouts[number - 1]
 
 
 def _nets(settlement: dict[str, Any], seats: int) -> list[int]:
@@ -411,13 +502,20 @@ def _append(
     folded: folding.Folded | None = None,
     *,
     event_id: uuid.UUID | None = None,
+    meta: dict[str, Any] | None = None,
 ) -> folding.Folded:
     # services._append folds (refusing what does not fit) before it writes anything.
     recorded = services._append(
-        stream, event_id or uuid.uuid4(), type, data, services._meta(user, {}), folded
+        stream, event_id or uuid.uuid4(), type, data, _meta(user, meta), folded
     )
     _project(stream, recorded.folded.state)
     return recorded.folded
+
+
+def _meta(user: Any, meta: dict[str, Any] | None) -> dict[str, Any]:
+    """The meta stored with a director's event: the client's (checked as a game event's is,
+    ``meta.*`` refusals) and who recorded it."""
+    return services._meta(user, event_types.check_meta(canonical(meta or {})))
 
 
 def _project(stream: Stream, state: ts.TournamentState) -> None:

@@ -1,18 +1,20 @@
 """From a tournament's state to its next pairing and to the inputs of its standings.
 
 ``pair_next`` decides the next round (by the tournament's system, or by the director's hand) and
-answers the data of the ``round.paired`` event that records it in full. ``standings_at`` gives
-the standings as of a round from the results the stream holds.
+answers the data of the ``round.paired`` event that records it in full; ``repair_current`` pairs
+the current round again, on the field as it is now. ``standings_at`` gives the standings as of a
+round from the results the stream holds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from games.rules.errors import IllegalEvent
 from games.tournaments import pairing, standings, swiss
-from games.tournaments.state import Round, TournamentState, results_missing
+from games.tournaments.state import Entry, Round, TournamentState, results_missing
 
 PAIRING_BYE_POINTS = 1.0
 
@@ -29,20 +31,26 @@ def pair_next(
     *,
     seed: int | None,
     min_size: int,
+    max_size: int | None = None,
     by_hand: Sequence[Sequence[int]] | None = None,
+    joining: Collection[int] = (),
 ) -> dict[str, Any]:
     """The data of the next ``round.paired``: its tables (seat 0 starts), byes and seed.
 
+    ``min_size`` and ``max_size`` are the seats the format allows at a table. ``joining`` are
+    players who may be seated by hand but, left out, have no bye (they join from the next round).
     Refuses while the current round still waits for results (``round.results_missing``) and
     once every planned round is paired.
     """
     number = len(state.rounds) + 1
     _check_may_pair(state, number)
-    requested = {p: pts for r, p, pts in state.requested_byes if r == number}
+    active = {e.player for e in state.active(number)}
+    # A requested bye of a player who has since withdrawn is void: he is not in the round.
+    requested = {p: pts for r, p, pts in state.requested_byes if r == number and p in active}
     if by_hand is not None:
-        made = _by_hand(state, number, by_hand, requested)
+        made = _by_hand(state, number, by_hand, requested, joining)
     else:
-        made = _by_system(state, number, seed, min_size, requested)
+        made = _by_system(state, number, seed, (min_size, max_size), requested)
     byes = [{"player": p, "points": PAIRING_BYE_POINTS} for p in made.byes if p not in requested]
     byes += [{"player": p, "points": pts, "requested": True} for p, pts in requested.items()]
     tables = [{"table": i, "players": list(t)} for i, t in enumerate(made.tables, start=1)]
@@ -50,6 +58,54 @@ def pair_next(
     if seed is not None:
         data["seed"] = seed
     return data
+
+
+def repair_current(
+    state: TournamentState,
+    *,
+    min_size: int,
+    max_size: int | None = None,
+    by_hand: Sequence[Sequence[int]] | None = None,
+) -> dict[str, Any]:
+    """The data of ``round.repaired``: the current round paired again (before any result) on
+    the field as it is now, with the round's seed.
+
+    A player who withdrew after the round was paired is out of it (no table, no bye); a late
+    entrant who came after it is in it, seated by the system or, by hand, where the director
+    puts him (left out, he joins from the next round, without a bye). The fold
+    (``state._repaired``) moves their entries to match the pairing recorded.
+    """
+    current = state.current
+    if current is None:
+        raise IllegalEvent("round.out_of_order", "No round is paired yet.")
+    number = current.number
+    late = {e.player for e in state.entries if e.joined > number}
+    return pair_next(
+        _field_now(state),
+        seed=current.seed,
+        min_size=min_size,
+        max_size=max_size,
+        by_hand=by_hand,
+        joining=late,
+    )
+
+
+def _field_now(state: TournamentState) -> TournamentState:
+    """The state before its current round, with the entries as they are now: a player who
+    withdrew after that round was paired is out of it, a late entrant since then is in it."""
+    current = state.current
+    assert current is not None
+    number = current.number
+
+    def now(entry: Entry) -> Entry:
+        if entry.withdrawn_after == number:
+            return dataclasses.replace(entry, withdrawn_after=number - 1)
+        if entry.joined > number:
+            return dataclasses.replace(entry, joined=number)
+        return entry
+
+    entries = tuple(now(e) for e in state.entries)
+    return dataclasses.replace(state, entries=entries, rounds=state.rounds[:-1])
 
 
 def _check_may_pair(state: TournamentState, number: int) -> None:
@@ -71,7 +127,7 @@ def _by_system(
     state: TournamentState,
     number: int,
     seed: int | None,
-    min_size: int,
+    seats: tuple[int, int | None],
     requested: dict[int, float],
 ) -> pairing.Pairing:
     settings = state.settings
@@ -86,7 +142,10 @@ def _by_system(
     field = [e for e in entrants(state) if e.player in set(active)]
     if settings.system == "swiss":
         return swiss.swiss(field, number, requested_byes=(), rounds=settings.rounds)
-    return pairing.tables(field, settings.table_size, number, seed=seed, min_size=min_size)
+    low, high = seats
+    return pairing.tables(
+        field, settings.table_size, number, seed=seed, min_size=low, max_size=high
+    )
 
 
 def _by_hand(
@@ -94,8 +153,10 @@ def _by_hand(
     number: int,
     tables: Sequence[Sequence[int]],
     requested: dict[int, float],
+    joining: Collection[int] = (),
 ) -> pairing.Pairing:
-    """The director's own pairing: every active player seated once, byes for the rest."""
+    """The director's own pairing: every active player seated once, byes for the rest (but
+    ``joining``, late entrants of a re-paired round, who join from the next one instead)."""
     active = {e.player for e in state.active(number)} - set(requested)
     seated = [p for table in tables for p in table]
     strangers = [p for p in seated if p not in active]
@@ -112,7 +173,7 @@ def _by_hand(
             f"A {state.settings.system} seats two players at each table.",
             field="tables",
         )
-    left = sorted(active - set(seated))
+    left = sorted(active - set(seated) - set(joining))
     return pairing.Pairing(tables=tuple(tuple(t) for t in tables), byes=tuple(left))
 
 
@@ -202,6 +263,7 @@ def _duplicate_results(played: Round) -> list[standings.TableResult]:
     """A duplicate round: played totals ranked across the whole field; a director's stand."""
     totals = {}
     nets = {}
+    ratings = {}
     others = []
     for table in played.tables:
         result = table.result
@@ -210,6 +272,8 @@ def _duplicate_results(played: Round) -> list[standings.TableResult]:
         if result.how == "played":
             totals[table.players[0]] = result.scores[0]
             nets[table.players[0]] = result.net[0]
+            if result.rating is not None:
+                ratings[table.players[0]] = result.rating
         else:
             others.append(
                 standings.TableResult(
@@ -222,7 +286,9 @@ def _duplicate_results(played: Round) -> list[standings.TableResult]:
                     voided=result.how == "voided",
                 )
             )
-    ranked = list(standings.duplicate_results(played.number, totals, nets)) if totals else []
+    ranked = (
+        list(standings.duplicate_results(played.number, totals, nets, ratings)) if totals else []
+    )
     return ranked + others
 
 

@@ -295,7 +295,28 @@ def _repaired(state: TournamentState, data: Mapping[str, Any]) -> TournamentStat
             "round.has_results",
             f"Round {current.number} already has results: it can no longer be re-paired.",
         )
-    return _replace_round(state, _round_from(data))
+    again = _round_from(data)
+    if not again.layouts:
+        # The round's deal stays the round's: a duplicate round paired again keeps its layouts.
+        again = dataclasses.replace(again, layouts=current.layouts)
+    return _replace_round(_refielded(state, again), again)
+
+
+def _refielded(state: TournamentState, played: Round) -> TournamentState:
+    """The entries as a re-pairing leaves them (``rounds.repair_current``): a player who
+    withdrew after the round was first paired and is not in it now last played the round
+    before; a late entrant it seats (or gives a bye) plays from this round."""
+    number = played.number
+    present = {p for t in played.tables for p in t.players} | {p for p, _ in played.byes}
+
+    def moved(entry: Entry) -> Entry:
+        if entry.withdrawn_after == number and entry.player not in present:
+            return dataclasses.replace(entry, withdrawn_after=number - 1)
+        if entry.joined > number and entry.player in present:
+            return dataclasses.replace(entry, joined=number)
+        return entry
+
+    return dataclasses.replace(state, entries=tuple(moved(e) for e in state.entries))
 
 
 def _round_from(data: Mapping[str, Any]) -> Round:
@@ -308,16 +329,24 @@ def _round_from(data: Mapping[str, Any]) -> Round:
     return Round(data["round"], tables, byes, data.get("seed"), layouts)
 
 
-def _laid_out(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+def may_lay_out(state: TournamentState, number: Any) -> Round:
+    """The round ``number`` if its layouts may be recorded now, or IllegalEvent saying why."""
     if not state.settings.duplicate:
         raise IllegalEvent(
             "round.not_duplicate", "Only a duplicate Solitaire round has a layout to record."
         )
-    played = state.round(data.get("round"))
+    played = state.round(number)
     if played.layouts:
         raise IllegalEvent(
             "round.already_laid_out", f"Round {played.number}'s layouts are already recorded."
         )
+    return played
+
+
+def _laid_out(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    # The positions themselves are checked by the service (tournaments.layouts.check) when
+    # they are recorded, so that layouts recorded before that check still fold.
+    played = may_lay_out(state, data.get("round"))
     layouts = data.get("layouts")
     if not isinstance(layouts, list) or not layouts:
         raise IllegalEvent(
@@ -395,6 +424,8 @@ def _forfeited(state: TournamentState, data: Mapping[str, Any]) -> TournamentSta
 
 
 def _voided(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    # The table's whole match: a tournament takes a table's result from its match as a whole,
+    # and no match format takes one game out of a match (docs/DESIGN.md "Tournaments").
     played, table = _corrected_table(state, data)
     zeros = tuple(0 for _ in table.players)
     points = tuple(0.0 for _ in table.players)
