@@ -12,7 +12,8 @@ from typing import Any
 
 from django.db import transaction
 
-from games import permissions, store
+from games import events, permissions, store
+from games.canonical import canonical
 from games.models import Player, Stream
 from games.rules.errors import BadSetup
 from games.rules.events import REGISTER_OPENED
@@ -22,14 +23,20 @@ REGISTER_ID = uuid.uuid5(uuid.NAMESPACE_URL, "scarney:player-register")
 
 
 @transaction.atomic
-def player_register(*, name: Any, member_number: Any = None, user: Any) -> Player:
-    """A new player of the club (directors): a name, and a member number if he has one."""
+def player_register(
+    *, name: Any, member_number: Any = None, user: Any, meta: dict[str, Any] | None = None
+) -> Player:
+    """A new player of the club (directors): a name, and a member number if he has one.
+
+    ``meta`` is the client's (``client_time``, ``device``, ``note``, as a game event's),
+    stored with the event.
+    """
     permissions.check_director(user)
     if not isinstance(name, str) or not name.strip() or len(name) > 100:
         raise BadSetup("player.bad_name", "A player's name has 1 to 100 characters.", field="name")
     number = _member_number(member_number)
     player = Player.objects.create(name=name.strip(), member_number=number)
-    recorded(player, user)
+    recorded(player, user, meta)
     return player
 
 
@@ -52,17 +59,20 @@ def _member_number(value: Any) -> str | None:
     return number
 
 
-def recorded(player: Player, user: Any) -> None:
+def recorded(player: Player, user: Any, meta: dict[str, Any] | None = None) -> None:
     """Record a new player's ``player.registered`` (the caller made the row, in his
     transaction)."""
     data = {"player": player.pk, "name": player.name, "member_number": player.member_number}
-    _append("player.registered", data, user)
+    _append("player.registered", data, user, meta)
 
 
 @transaction.atomic
-def player_merge(*, player: Any, into: Any, reason: Any, user: Any) -> Player:
+def player_merge(
+    *, player: Any, into: Any, reason: Any, user: Any, meta: dict[str, Any] | None = None
+) -> Player:
     """Record that ``player`` is the same person as ``into``: seats naming him resolve to
-    ``into`` from then on; his past events stay as they were recorded."""
+    ``into`` from then on; his past events stay as they were recorded. ``meta`` as for
+    ``player_register``."""
     permissions.check_director(user)
     if not isinstance(reason, str) or not reason.strip():
         raise BadSetup("tournament.reason_required", "A merge says why: send a reason.")
@@ -78,7 +88,7 @@ def player_merge(*, player: Any, into: Any, reason: Any, user: Any) -> Player:
             "that is itself not merged away.",
         )
     data = {"player": source.pk, "into": target.pk, "reason": reason.strip()}
-    _append("player.merged", data, user)
+    _append("player.merged", data, user, meta)
     source.merged_into = target
     source.save(update_fields=["merged_into"])
     return source
@@ -91,11 +101,11 @@ def _lock() -> Stream:
     return store.lock_stream(REGISTER_ID)
 
 
-def _append(type: str, data: dict[str, Any], user: Any) -> None:
+def _append(type: str, data: dict[str, Any], user: Any, meta: dict[str, Any] | None) -> None:
     from games import services  # the services seat players through this module
 
+    stored = services._meta(user, events.check_meta(canonical(meta or {})))
     stream = _lock()
-    meta = services._meta(user, {})
     if stream.version == 0:
-        services._append(stream, uuid.uuid4(), REGISTER_OPENED, {}, meta, None)
-    services._append(stream, uuid.uuid4(), type, data, meta, None)
+        services._append(stream, uuid.uuid4(), REGISTER_OPENED, {}, stored, None)
+    services._append(stream, uuid.uuid4(), type, data, stored, None)

@@ -159,6 +159,7 @@ def game_start(
         "number": number,
     }
     rules.initial_state(setup, effective, len(players))  # refuses a bad setup early
+    layout = _duplicate_layout(match, number)  # refuses a duplicate round not laid out yet
     stream = Stream.objects.create(
         category=Stream.Category.GAME, kind=kind, created_by=_user_or_none(user)
     )
@@ -167,27 +168,34 @@ def game_start(
         [GameSeat(game=game, seat=i, player=p) for i, p in enumerate(players)]
     )
     _append(stream, uuid.uuid4(), GAME_STARTED, header, _meta(user, {}), None)
-    if match is not None and match.tournament_id is not None:
-        _lay_out_duplicate(stream, match, number)
+    if layout is not None:
+        _lay_out_duplicate(stream, layout)
     return game
 
 
-def _lay_out_duplicate(stream: Stream, match: Match, number: int | None) -> None:
-    """A duplicate Solitaire round's game starts on the round's layout: every player of the
-    round plays the same deal, recorded once by the director (``round.laid_out``)."""
+def _duplicate_layout(match: Match | None, number: int | None) -> Any:
+    """The layout a duplicate Solitaire round's game starts on, None for any other game; 409
+    ``round.not_laid_out`` while the round has none, as its player would lay out another deal
+    than the field's."""
+    if match is None or match.tournament_id is None:
+        return None
     from games import tournament_services  # it builds on this module
 
-    position = tournament_services.duplicate_layout(match, number)
-    if position is not None:
-        data = canonical({"position": position})
-        _append(
-            stream,
-            uuid.uuid5(stream.pk, "board.laid_out"),
-            "board.laid_out",
-            data,
-            _meta(None, {}),
-            None,
-        )
+    return tournament_services.duplicate_layout(match, number)
+
+
+def _lay_out_duplicate(stream: Stream, position: Any) -> None:
+    """A duplicate Solitaire round's game starts on the round's layout: every player of the
+    round plays the same deal, recorded once for the round (``round.laid_out``)."""
+    data = canonical({"position": position})
+    _append(
+        stream,
+        uuid.uuid5(stream.pk, "board.laid_out"),
+        "board.laid_out",
+        data,
+        _meta(None, {}),
+        None,
+    )
 
 
 def _match_players(match: Match, given: list[Player]) -> list[Player]:

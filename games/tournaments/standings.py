@@ -12,6 +12,10 @@ the whole field plays one deal alone, is ranked across the field by ``duplicate_
 Tie-breaks, in the order the tournament chose them (``TIEBREAKS``): Buchholz, median Buchholz,
 Sonneborn-Berger, head to head, points difference and net. A voided table counts as played and
 gives nothing else: no points, no scores, no net, no opponent for any tie-break.
+
+A duplicate round's rows also carry each player's Solitaire match rating on the round's deal
+(``Row.ratings``, RULES.md 2.6): the band of his five-game total ("Par match" ...), which the
+field, having played the same layouts, can compare.
 """
 
 from __future__ import annotations
@@ -43,7 +47,8 @@ class TableResult:
 
     ``field_average`` is for a duplicate Solitaire table (one player): the field's average total
     on the round's deal, his points difference being his total minus it. ``duplicate_results``
-    fills it; a one-player table without it has a points difference of 0.
+    fills it; a one-player table without it has a points difference of 0. ``rating`` is that
+    table's Solitaire match rating, when its match was rated.
     """
 
     round: int
@@ -54,6 +59,7 @@ class TableResult:
     net: tuple[int, ...]
     voided: bool = False
     field_average: float | None = None
+    rating: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +80,8 @@ class Row:
     played: int
     tiebreaks: dict[str, float]
     net: int
+    # (round, rating) of each rated duplicate Solitaire round he played, in round order.
+    ratings: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +119,10 @@ def _rank_points(ranks: Sequence[int]) -> tuple[Fraction, ...]:
 
 
 def duplicate_results(
-    round: int, totals: Mapping[int, int], nets: Mapping[int, int] | None = None
+    round: int,
+    totals: Mapping[int, int],
+    nets: Mapping[int, int] | None = None,
+    ratings: Mapping[int, str] | None = None,
 ) -> tuple[TableResult, ...]:
     """Duplicate Solitaire: one one-player TableResult per player, with points by rank in the field.
 
@@ -119,9 +130,10 @@ def duplicate_results(
     field (k = the field's size in the (k - p)/(k - 1) formula; a higher total ranks higher;
     equal totals share). A field of one earns 1. Tables are numbered in rank order, players level
     on total by player id. ``field_average`` carries the field's average total for the points
-    difference.
+    difference; ``ratings`` each player's match rating where his match has one.
     """
     nets = nets or {}
+    ratings = ratings or {}
     order = sorted(totals, key=lambda p: (-totals[p], p))
     if not order:
         return ()
@@ -137,6 +149,7 @@ def duplicate_results(
             scores=(totals[player],),
             net=(nets.get(player, 0),),
             field_average=average,
+            rating=ratings.get(player),
         )
         for number, (player, pts) in enumerate(zip(order, points, strict=True), start=1)
     )
@@ -164,6 +177,7 @@ class _Record:
     meetings: list[tuple[int, Fraction]] = field(default_factory=list)
     difference: Fraction = Fraction(0)
     net: int = 0
+    ratings: list[tuple[int, str]] = field(default_factory=list)
 
 
 def standings(
@@ -189,7 +203,10 @@ def standings(
         values = [_tiebreak(kind, player, record, records) for kind in chosen]
         keyed.append((record, values, player, name))
     keyed.sort(key=lambda e: (-e[0].points, *(-v for v in e[1]), e[3], e[2]))
-    return Standings(round=round, rows=_ranked(keyed, chosen), explain=explain(chosen))
+    sentences = explain(chosen)
+    if any(record.ratings for record, *_ in keyed):
+        sentences["ratings"] = _SENTENCES["ratings"]
+    return Standings(round=round, rows=_ranked(keyed, chosen), explain=sentences)
 
 
 def _checked(tiebreaks: Sequence[str]) -> tuple[str, ...]:
@@ -203,9 +220,11 @@ def _checked(tiebreaks: Sequence[str]) -> tuple[str, ...]:
 
 def _tally(results: Sequence[TableResult], byes: Sequence[Bye]) -> dict[int, _Record]:
     records: defaultdict[int, _Record] = defaultdict(_Record)
-    for result in results:
+    for result in sorted(results, key=lambda r: r.round):
         for player in result.players:
             records[player].played += 1
+            if result.rating is not None and not result.voided:
+                records[player].ratings.append((result.round, result.rating))
         if not result.voided:
             _count_table(result, records)
     for bye in byes:
@@ -280,7 +299,16 @@ def _ranked(
             rank, previous = index, standing
         tiebreaks = {kind: float(v) for kind, v in zip(chosen, values, strict=True)}
         rows.append(
-            Row(rank, player, name, float(record.points), record.played, tiebreaks, record.net)
+            Row(
+                rank,
+                player,
+                name,
+                float(record.points),
+                record.played,
+                tiebreaks,
+                record.net,
+                tuple(record.ratings),
+            )
         )
     return tuple(rows)
 
@@ -319,6 +347,11 @@ _SENTENCES = {
     "net": (
         "Net: your settlement over the tournament, points or chips received minus paid "
         "(RULES.md 0.8), voided tables left out."
+    ),
+    "ratings": (
+        "Ratings: in each duplicate Solitaire round, the rating of your five-game total "
+        "(RULES.md 2.6); the whole field played the same layouts, so ratings, like totals, "
+        "compare on the same deal. Shown, not ranked on."
     ),
 }
 

@@ -9,10 +9,11 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 
-from games import folding
+from games import folding, tournament_services
 from games.models import Stream
-from games.tournaments import swiss
+from games.tournaments import rounds, swiss
 from tests.games.tournaments.helpers import (
     client_for,
     correction,
@@ -126,8 +127,18 @@ def test_a_nine_player_singles_evening_at_tables_of_three_with_a_late_entry_and_
     assert sorted(len(t["seats"]) for t in first["tables"]) == [3, 3, 3]
     assert sorted(s["player"] for t in first["tables"] for s in t["seats"]) == sorted(ids)
     finish_singles_round(director, first, django_capture_on_commit_callbacks)
-    # After round 1: Jo enters late and Cid withdraws (with a reason); ten stay nine.
-    late = enter(director, made["id"], ["Jo"])[0]
+    # After round 1: Jo enters late and Cid withdraws, each with a reason; ten stay nine.
+    unexplained = director.post(
+        f"/api/v1/tournaments/{made['id']}/entries/", {"name": "Jo"}, format="json"
+    )
+    assert unexplained.status_code == 422
+    assert unexplained.json()["code"] == "tournament.reason_required"
+    late = tournament_services.entry_add(
+        tournament_id=uuid.UUID(made["id"]),
+        spec={"name": "Jo"},
+        reason="came at nine",
+        user=get_user_model().objects.get(username="director"),
+    ).player
     gone = ids[2]
     refused = correction(director, made["id"], "player.withdrew", {"player": gone})
     assert refused.status_code == 422 and refused.json()["code"] == "tournament.reason_required"
@@ -140,13 +151,41 @@ def test_a_nine_player_singles_evening_at_tables_of_three_with_a_late_entry_and_
     assert late in seated and gone not in seated and len(seated) == len(set(seated)) == 9
     assert sorted(len(t["seats"]) for t in second["tables"]) == [3, 3, 3]
     finish_singles_round(director, second, django_capture_on_commit_callbacks)
+    third = pair(director, made["id"])
+    finish_singles_round(director, third, django_capture_on_commit_callbacks)
     shown = director.get(f"/api/v1/tournaments/{made['id']}/").json()
     entries = {e["player"]: e for e in shown["entries"]}
     assert entries[gone]["status"] == "withdrawn" and entries[late]["joined"] == 2
+    played = [first, second, third]
+    # Nine can sit at tables of three for four rounds without two players meeting twice, so
+    # in three rounds no one meets the same opponent again.
+    met: Counter[frozenset[int]] = Counter()
+    for each in played:
+        for table in each["tables"]:
+            players = [s["player"] for s in table["seats"]]
+            met.update(frozenset(pair_) for pair_ in itertools.combinations(players, 2))
+    assert max(met.values()) == 1
+    # Every table played the same sheet, so its seats took the same places: seat 2 (C) wins
+    # the match, seat 1 (B) is second, seat 0 (A) third: 1, 1/2 and 0 match points.
     table = standings(director, made["id"])
-    assert {r["player"] for r in table["rows"]} == set(ids) | {late}
-    # Points per table of three: 1, 1/2, 0 (places by rank, RULES: D-TOUR); six tables played.
-    assert sum(r["points"] for r in table["rows"]) == pytest.approx(6 * 1.5)
+    rows = {r["player"]: r for r in table["rows"]}
+    assert set(rows) == set(ids) | {late}
+    points = {p: 0.0 for p in rows}
+    tables_played = {p: 0 for p in rows}
+    for each in played:
+        rnd = director.get(f"/api/v1/tournaments/{made['id']}/rounds/{each['number']}/").json()
+        for t in rnd["tables"]:
+            assert t["result"]["points"] == [0.0, 0.5, 1.0]
+            for seat in t["seats"]:
+                points[seat["player"]] += [0.0, 0.5, 1.0][seat["seat"]]
+                tables_played[seat["player"]] += 1
+    assert {p: r["points"] for p, r in rows.items()} == points
+    assert {p: r["played"] for p, r in rows.items()} == tables_played
+    assert tables_played[gone] == 1 and tables_played[late] == 2
+    assert {p for p, n in tables_played.items() if n == 3} == set(ids) - {gone}
+    assert [r["points"] for r in table["rows"]] == sorted(points.values(), reverse=True)
+    assert sum(points.values()) == pytest.approx(9 * 1.5)  # nine tables of three
+    assert table["rows"][0]["rank"] == 1
 
 
 # Five rounds of a three-player Singles sheet (Appendix B.1's attainable lines): C wins.
@@ -191,6 +230,18 @@ def test_a_duplicate_solitaire_round_ranks_totals_on_the_same_deal(
     # Three totals played on the same deal, ranked across the field of three: 1, 1/2, 0.
     assert (rows["Ann"]["points"], rows["Bob"]["points"], rows["Cid"]["points"]) == (1, 0.5, 0)
     assert rows["Dee"]["points"] == 0 and rows["Ann"]["rank"] == 1
+    # The ratings of the totals on that deal (RULES.md 2.6) stand beside them in the rows:
+    # 298, 180 and 100 are a fair, an average and a try-again match; Dee's table has none.
+    state = folding.load(Stream.objects.get(pk=uuid.UUID(made["id"]))).state
+    table = rounds.standings_at(state)
+    ratings = {r.name: r.ratings for r in table.rows}
+    assert ratings == {
+        "Ann": ((1, "Fair match"),),
+        "Bob": ((1, "Average match"),),
+        "Cid": ((1, "Try again!"),),
+        "Dee": (),
+    }
+    assert "same deal" in table.explain["ratings"]
 
 
 LAYOUT = {
