@@ -64,17 +64,22 @@ PAGE_PARAMS = ("cursor", "limit")
 
 
 class ReadFinishedOrAuthenticated(permissions.BasePermission):
-    """Anyone may read a finished public game or match; everything else needs a login."""
+    """Anyone may read a finished public game or match; one in progress (or private) is read by
+    its recorders, its seated players and the directors (``selectors.stream_readable``): 401
+    without a login, 403 with one. A write needs a login; the services decide the rest."""
+
+    message = (
+        "This game or match is in progress or private: only its recorders, its seated players "
+        "and the directors may read it."
+    )
 
     def has_permission(self, request: Request, view: Any) -> bool:
         return True
 
     def has_object_permission(self, request: Request, view: Any, obj: Stream) -> bool:
-        if request.user and request.user.is_authenticated:
-            return True
         if request.method in permissions.SAFE_METHODS:
-            return obj.is_public and obj.status != Stream.Status.IN_PROGRESS
-        return False
+            return selectors.stream_readable(request.user, obj)
+        return bool(request.user and request.user.is_authenticated)
 
 
 class StreamView(APIView):

@@ -23,13 +23,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import answers, folding, register, tournament_services
+from games import answers, folding, permissions, register, tournament_services
 from games import serializers as bodies
 from games.canonical import BadValue
 from games.models import Event, Player, Stream, Tournament
 from games.tournaments import rounds, settlement
 from games.tournaments import state as ts
 from scarney_site.conditional import conditional, etag_of
+from scoring import selectors
 
 # The query parameters, for the schema (the views read them below).
 Q_PARAM = OpenApiParameter(
@@ -50,17 +51,21 @@ ROUND_PARAM = OpenApiParameter(
 # --- players ----------------------------------------------------------------------------------
 
 
-def player_json(player: Player) -> dict[str, Any]:
+def player_json(player: Player, reader: Any) -> dict[str, Any]:
+    """The register's row; its member number for the directors and the player himself only."""
+    shown = selectors.member_number_shown(reader, player)
     return {
         "id": player.pk,
         "name": player.name,
-        "member_number": player.member_number,
+        "member_number": player.member_number if shown else None,
         "merged_into": player.merged_into_id,
     }
 
 
 class PlayerList(APIView):
-    """The player register: ``?q=`` searches names and member numbers; directors add players."""
+    """The player register: ``?q=`` searches names (and, for directors, member numbers);
+    directors add players. Without a login it lists only the players of finished public games
+    and matches, as a player's history does, so that the register is not a list of members."""
 
     permission_classes = [drf_permissions.AllowAny]
 
@@ -71,11 +76,16 @@ class PlayerList(APIView):
     )
     def get(self, request: Request) -> Response:
         query = request.query_params.get("q", "").strip()
-        rows = Player.objects.filter(merged_into=None)
+        user = request.user
+        rows = Player.objects.filter(selectors.players_listed(user), merged_into=None)
         if query:
-            rows = rows.filter(Q(name__icontains=query) | Q(member_number__iexact=query))
+            found = Q(name__icontains=query)
+            if permissions.is_director(user):  # a number is searched by who may see numbers
+                found |= Q(member_number__iexact=query)
+            rows = rows.filter(found)
         limit = _int_param(request, "limit", 50, 1, 200)
-        return Response({"results": [player_json(p) for p in rows.order_by("name", "pk")[:limit]]})
+        page = rows.order_by("name", "pk")[:limit]
+        return Response({"results": [player_json(p, user) for p in page]})
 
     @extend_schema(request=answers.PlayerCreate, responses={201: answers.PlayerAnswer})
     def post(self, request: Request) -> Response:
@@ -83,15 +93,19 @@ class PlayerList(APIView):
         player = register.player_register(
             name=body.get("name"), member_number=body.get("member_number"), user=request.user
         )
-        return Response(player_json(player), status=status.HTTP_201_CREATED)
+        return Response(player_json(player, request.user), status=status.HTTP_201_CREATED)
 
 
 class PlayerDetail(APIView):
+    """One player: without a login, only one who played a finished public game or match (404
+    otherwise, as his history)."""
+
     permission_classes = [drf_permissions.AllowAny]
 
     @extend_schema(responses={200: answers.PlayerAnswer})
     def get(self, request: Request, pk: int) -> Response:
-        return Response(player_json(Player.objects.get(pk=pk)))
+        player = Player.objects.filter(selectors.players_listed(request.user), pk=pk).get()
+        return Response(player_json(player, request.user))
 
 
 class PlayerMerge(APIView):
@@ -103,20 +117,23 @@ class PlayerMerge(APIView):
         player = register.player_merge(
             player=pk, into=body.get("into"), reason=body.get("reason"), user=request.user
         )
-        return Response(player_json(player))
+        return Response(player_json(player, request.user))
 
 
 # --- tournaments ------------------------------------------------------------------------------
 
 
 class TournamentView(APIView):
-    """Published tournaments are read by anyone; the rest by logged-in users."""
+    """Published tournaments are read by anyone; the others by their creator, the keepers of
+    their tables, their entrants (a register record linked to the user) and the directors
+    (``selectors.tournament_readable``). A hidden one is not there: 404, as for anonymous
+    readers before."""
 
     permission_classes = [drf_permissions.AllowAny]
 
     def folded(self, request: Request, pk: uuid.UUID) -> folding.Folded:
         tournament = Tournament.objects.select_related("stream").get(pk=pk)
-        if not tournament.published and not request.user.is_authenticated:
+        if selectors.tournament_hidden(request.user, pk, tournament.published):
             raise Tournament.DoesNotExist
         return folding.load(tournament.stream, at_version=_as_of_version(request, pk))
 
@@ -126,7 +143,7 @@ class TournamentView(APIView):
         """``build(folded)``'s answer, or 304 while the client holds it: the tag is the
         stream's version and the query, read in one small query without a fold."""
         row = Tournament.objects.filter(pk=pk).values_list("stream__version", "published").first()
-        if row is None or (not row[1] and not request.user.is_authenticated):
+        if row is None or selectors.tournament_hidden(request.user, pk, row[1]):
             raise Tournament.DoesNotExist
         etag = etag_of("tournament", pk, row[0], request.GET.urlencode())
         return conditional(request, etag, lambda: Response(build(self.folded(request, pk))))
@@ -168,9 +185,9 @@ class TournamentList(TournamentView):
         responses={200: answers.TournamentList},
     )
     def get(self, request: Request) -> Response:
-        rows = Tournament.objects.select_related("stream")
-        if not request.user.is_authenticated:
-            rows = rows.filter(published=True)
+        rows = Tournament.objects.select_related("stream").filter(
+            selectors.tournament_readable(request.user)
+        )
         limit = _int_param(request, "limit", 50, 1, 200)
         return Response({"results": [_summary_json(t) for t in rows[:limit]]})
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 
-from games.models import Stream
-from games.permissions import is_director
+from games.models import GameSeat, Match, MatchSeat, Player, Stream, Tournament, TournamentEntry
+from games.permissions import is_director, is_recorder
 from scoring.models import GameSummary, MatchStanding
 
 
@@ -40,6 +40,73 @@ def visible_sql(user: Any, stream: str) -> tuple[str, list[Any]]:
         f" WHERE kept.stream_id = {stream}.id AND kept.user_id = %s)"
     )
     return f"({finished_public} OR {stream}.created_by_id = %s OR {kept})", [user.pk, user.pk]
+
+
+def stream_readable(user: Any, stream: Stream) -> bool:
+    """Whether ``user`` may read this game or match by its id: anyone a finished public one;
+    one in progress (or private) its recorders (``permissions.is_recorder``: its creator, its
+    keepers, for a game of a match the match's), the directors, and the players seated in it
+    whose register record is linked to ``user``. Lists stay narrower (``visible``)."""
+    if stream.is_public and stream.status != Stream.Status.IN_PROGRESS:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return is_recorder(user, stream.pk) or _seated(user, stream)
+
+
+def _seated(user: Any, stream: Stream) -> bool:
+    mine = Q(player__user=user) | Q(player__merged_into__user=user)
+    if stream.category == Stream.Category.MATCH:
+        return MatchSeat.objects.filter(mine, match_id=stream.pk).exists()
+    return GameSeat.objects.filter(mine, game_id=stream.pk).exists()
+
+
+def tournament_readable(user: Any) -> Q:
+    """The tournaments ``user`` may read: anyone a published one; an unpublished one its
+    creator, the keepers it assigned to its tables, its entrants linked to ``user`` in the
+    register, and the directors."""
+    published = Q(published=True)
+    if user is None or not user.is_authenticated:
+        return published
+    if is_director(user):
+        return Q()
+    keeps = Match.objects.filter(tournament=OuterRef("pk"), stream__keepers=user)
+    entered = TournamentEntry.objects.filter(
+        Q(player__user=user) | Q(player__merged_into__user=user), tournament=OuterRef("pk")
+    )
+    return published | Q(stream__created_by=user) | Q(Exists(keeps)) | Q(Exists(entered))
+
+
+def tournament_hidden(user: Any, tournament_id: Any, published: bool) -> bool:
+    """``tournament_readable`` for one tournament whose ``published`` flag is read already:
+    no query for a published one or a staff reader."""
+    if published:
+        return False
+    if user is None or not user.is_authenticated:
+        return True
+    if is_director(user):
+        return False
+    return not Tournament.objects.filter(tournament_readable(user), pk=tournament_id).exists()
+
+
+def member_number_shown(user: Any, player: Player) -> bool:
+    """A member number is the directors' and its own player's (the register's user link)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return player.user_id == user.pk or is_director(user)
+
+
+def players_listed(user: Any) -> Q:
+    """``player_listed`` as a condition on the register's rows, for the register's list."""
+    if user is not None and user.is_authenticated:
+        return Q()
+    games = GameSummary.objects.filter(
+        visible(user, "game__stream__"), game__seats__player=OuterRef("pk")
+    )
+    matches = MatchStanding.objects.filter(
+        visible(user, "match__stream__"), match__seats__player=OuterRef("pk")
+    )
+    return Q(Exists(games)) | Q(Exists(matches))
 
 
 def player_listed(user: Any, player_id: int) -> bool:

@@ -229,8 +229,11 @@ def test_a_player_history_answers_304_until_he_plays_again(api: APIClient) -> No
 # --- exports ---------------------------------------------------------------------------------
 
 
-def test_a_match_exports_its_events_and_its_games_events_as_ndjson(api: APIClient) -> None:
-    match = services.match_start(format="scarney-solitaire", players=[{"name": "Ned"}])
+def test_a_match_exports_its_events_and_its_games_events_as_ndjson(
+    api: APIClient, user: Any
+) -> None:
+    # the reader records in it: a match in progress is read by its recorders only
+    match = services.match_start(format="scarney-solitaire", players=[{"name": "Ned"}], user=user)
     game = services.game_start(kind="scarney-solitaire", seats=None, match_id=match.pk)
     answer = api.get(f"/api/v1/matches/{match.pk}/events.ndjson")
     assert answer.status_code == 200 and answer["Content-Type"] == "application/x-ndjson"

@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from games import services
+from games.models import Player
 
 pytestmark = pytest.mark.django_db
 
@@ -246,3 +247,130 @@ def _match(client: APIClient, entry: str) -> str:
 def _layout() -> dict[str, str]:
     pawns = [colour + str(spots) for colour in "BRYG" for spots in range(1, 5)]
     return {f"C{i + 1}": pawn for i, pawn in enumerate(pawns)}
+
+
+# --- who may read (API.md "Authentication"): member numbers, unpublished tournaments, games and
+# matches in progress -------------------------------------------------------------------------
+
+
+def test_member_numbers_are_shown_to_directors_and_to_the_player_himself(anon: APIClient) -> None:
+    director, _ = client_of("director", is_staff=True)
+    member, pat = client_of("pat")
+    for name, number in (("Pat", "101"), ("Quin", "102")):
+        made = director.post("/api/v1/players/", {"name": name, "member_number": number}, "json")
+        assert made.status_code == 201 and made.json()["member_number"] == number
+    Player.objects.filter(name="Pat").update(user=pat)
+
+    def numbers(client: APIClient) -> dict[str, str | None]:
+        rows = client.get("/api/v1/players/").json()["results"]
+        return {row["name"]: row["member_number"] for row in rows}
+
+    assert numbers(director) == {"Pat": "101", "Quin": "102"}
+    assert numbers(member) == {"Pat": "101", "Quin": None}
+    quin = Player.objects.get(name="Quin").pk
+    assert member.get(f"/api/v1/players/{quin}/").json()["member_number"] is None
+    assert director.get(f"/api/v1/players/{quin}/").json()["member_number"] == "102"
+    # a number is searched only by those who may see numbers
+    assert [r["name"] for r in director.get("/api/v1/players/?q=102").json()["results"]] == ["Quin"]
+    assert member.get("/api/v1/players/?q=102").json()["results"] == []
+
+
+def test_without_a_login_the_register_lists_only_players_of_finished_public_play(
+    anon: APIClient,
+) -> None:
+    director, _ = client_of("director", is_staff=True)
+    director.post("/api/v1/players/", {"name": "Quiet Quentin", "member_number": "7"}, "json")
+    game = start_game(director, seats=[{"name": "Open Olive"}], setup=ONE_JUMP_LEFT)
+    record(director, game, "pawn.jumped", JUMP)  # finished, and public
+
+    rows = anon.get("/api/v1/players/").json()["results"]
+    assert [(r["name"], r["member_number"]) for r in rows] == [("Open Olive", None)]
+    quentin = Player.objects.get(name="Quiet Quentin").pk
+    olive = Player.objects.get(name="Open Olive").pk
+    assert anon.get(f"/api/v1/players/{quentin}/").status_code == 404
+    assert anon.get(f"/api/v1/players/{olive}/").json()["name"] == "Open Olive"
+    assert anon.get("/api/v1/players/?q=7").json()["results"] == []
+
+
+def test_an_unpublished_tournament_is_read_by_its_director_keepers_and_entrants_only(
+    anon: APIClient,
+) -> None:
+    director, _ = client_of("director", is_staff=True)
+    keeper, _ = client_of("kim")
+    entrant, ann = client_of("ann")
+    stranger, _ = client_of("sam")
+    body = {"name": "Private evening", "format": "high-low-scarney", "rounds": 2}
+    hidden = director.post("/api/v1/tournaments/", {**body, "published": False}, "json").json()
+    shown = director.post("/api/v1/tournaments/", {**body, "name": "Open evening"}, "json").json()
+    for name in ("Ann", "Bob"):
+        entry = {"name": name}
+        entered = director.post(f"/api/v1/tournaments/{hidden['id']}/entries/", entry, "json")
+        assert entered.status_code == 201
+    Player.objects.filter(name="Ann").update(user=ann)
+    assert (
+        director.post(f"/api/v1/tournaments/{hidden['id']}/rounds/", {}, "json").status_code == 201
+    )
+    kept = {"round": 1, "table": 1, "user": "kim"}
+    named = director.post(f"/api/v1/tournaments/{hidden['id']}/keepers/", kept, "json")
+    assert named.status_code == 201
+
+    def reads(client: APIClient) -> list[int]:
+        paths = ("", "standings/", "rounds/1/", "events/", "settlement/")
+        return [client.get(f"/api/v1/tournaments/{hidden['id']}/{p}").status_code for p in paths]
+
+    def listed(client: APIClient) -> set[str]:
+        return {t["name"] for t in client.get("/api/v1/tournaments/").json()["results"]}
+
+    for reader in (director, keeper, entrant):
+        assert reads(reader) == [200] * 5
+        assert listed(reader) == {"Private evening", "Open evening"}
+    for outsider in (stranger, anon):
+        assert reads(outsider) == [404] * 5  # as for anonymous readers before: not there
+        assert listed(outsider) == {"Open evening"}
+    assert stranger.get(f"/api/v1/tournaments/{shown['id']}/").status_code == 200
+
+
+def test_a_match_in_progress_is_read_by_its_recorders_seated_players_and_directors(
+    anon: APIClient,
+) -> None:
+    creator, _ = client_of("creator")
+    director, _ = client_of("director", is_staff=True)
+    keeper, _ = client_of("kim")
+    seated, ann = client_of("ann")
+    stranger, _ = client_of("sam")
+    match = _match(creator, "sheet")  # Ann at its one seat
+    Player.objects.filter(name="Ann").update(user=ann)
+    creator.post(f"/api/v1/matches/{match}/keepers/", {"user": "kim"}, format="json")
+
+    paths = ("", "events/", "history/", "events.ndjson")
+    for reader in (creator, director, keeper, seated):
+        assert [reader.get(f"/api/v1/matches/{match}/{p}").status_code for p in paths] == [200] * 4
+    refused = stranger.get(f"/api/v1/matches/{match}/")
+    assert refused.status_code == 403 and refused.json()["code"] == "request.permission_denied"
+    assert "only its recorders, its seated players and the directors" in refused.json()["detail"]
+    assert [stranger.get(f"/api/v1/matches/{match}/{p}").status_code for p in paths] == [403] * 4
+    assert anon.get(f"/api/v1/matches/{match}/").status_code == 401
+
+    # finished and public: anyone
+    game = start_game(creator, setup=ONE_JUMP_LEFT)
+    assert stranger.get(f"/api/v1/games/{game}/").status_code == 403
+    record(creator, game, "pawn.jumped", JUMP)
+    assert stranger.get(f"/api/v1/games/{game}/").status_code == 200
+    assert anon.get(f"/api/v1/games/{game}/").status_code == 200
+
+
+def test_a_game_in_progress_is_read_by_the_recorders_of_its_match_and_not_by_strangers(
+    anon: APIClient,
+) -> None:
+    director, _ = client_of("director", is_staff=True)
+    keeper, _ = client_of("kim")
+    stranger, _ = client_of("sam")
+    live = _match(director, "live")
+    director.post(f"/api/v1/matches/{live}/keepers/", {"user": "kim"}, format="json")
+    game = director.post("/api/v1/games/", {"kind": "scarney-solitaire", "match": live}, "json")
+    game_id = game.json()["id"]
+
+    assert keeper.get(f"/api/v1/games/{game_id}/").status_code == 200
+    assert stranger.get(f"/api/v1/games/{game_id}/").status_code == 403
+    assert stranger.get(f"/api/v1/games/{game_id}/events/").status_code == 403
+    assert anon.get(f"/api/v1/games/{game_id}/").status_code == 401
