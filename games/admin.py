@@ -64,6 +64,8 @@ REFUSALS = (
     store.EventIdReused,
 )
 FORM_PAGE = "admin/games/form_page.html"
+# Stored with every event the admin records, as a table's device is with its moves.
+ADMIN_META = admin_corrections.ADMIN_META
 
 
 class refusals:  # noqa: N801  (used as a statement: ``with refusals(request):``)
@@ -212,6 +214,7 @@ class PlayerAdmin(DirectorViewMixin, admin.ModelAdmin):
                     name=form.cleaned_data["name"],
                     member_number=form.cleaned_data["member_number"] or None,
                     user=request.user,
+                    meta=ADMIN_META,
                 )
                 messages.success(request, f"{player.name} is registered.")
                 return HttpResponseRedirect(reverse("admin:games_player_change", args=[player.pk]))
@@ -244,7 +247,11 @@ class PlayerAdmin(DirectorViewMixin, admin.ModelAdmin):
         for player in queryset:
             with refusals(request, prefix=f"{player.name}: "):
                 register.player_merge(
-                    player=player.pk, into=into.pk, reason=reason, user=request.user
+                    player=player.pk,
+                    into=into.pk,
+                    reason=reason,
+                    user=request.user,
+                    meta=ADMIN_META,
                 )
                 messages.success(request, f"{player.name} (#{player.pk}) is merged into {into}.")
 
@@ -325,6 +332,12 @@ class EnterPlayersForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 6, "cols": 40}),
         help_text="Or names, one a line: a new name is registered; a name two players share "
         "is refused (choose him from the register instead).",
+    )
+    reason = forms.CharField(
+        max_length=500,
+        required=False,
+        widget=forms.TextInput(attrs={"size": 60}),
+        help_text="Once round 1 is paired a late entry says why (recorded with each entry).",
     )
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
@@ -441,7 +454,7 @@ class TournamentAdmin(ReadOnlyAdmin):
         if request.method == "POST" and form.is_valid():
             with refusals(request):
                 tournament = tournament_services.tournament_create(
-                    spec=form.spec(), user=request.user
+                    spec=form.spec(), user=request.user, meta=ADMIN_META
                 )
                 messages.success(request, f"{tournament.name} is created: enter its players.")
                 return HttpResponseRedirect(self._change_url(tournament))
@@ -489,7 +502,7 @@ class TournamentAdmin(ReadOnlyAdmin):
         tournament = self._tournament(request, object_id)
         form = EnterPlayersForm(request.POST or None, tournament=tournament)
         if request.method == "POST" and form.is_valid():
-            self._enter(request, tournament, form.specs())
+            self._enter(request, tournament, form.specs(), form.cleaned_data["reason"] or None)
             return self._back(tournament)
         return form_page(
             self,
@@ -502,14 +515,22 @@ class TournamentAdmin(ReadOnlyAdmin):
         )
 
     def _enter(
-        self, request: HttpRequest, tournament: Tournament, specs: list[tuple[str, Any]]
+        self,
+        request: HttpRequest,
+        tournament: Tournament,
+        specs: list[tuple[str, Any]],
+        reason: str | None,
     ) -> None:
         # One entry at a time: a refused name does not undo the others.
         entered = 0
         for label, spec in specs:
             with refusals(request, prefix=f"{label}: "):
                 tournament_services.entry_add(
-                    tournament_id=tournament.pk, spec=spec, user=request.user
+                    tournament_id=tournament.pk,
+                    spec=spec,
+                    reason=reason,
+                    user=request.user,
+                    meta=ADMIN_META,
                 )
                 entered += 1
         if entered:
@@ -523,7 +544,9 @@ class TournamentAdmin(ReadOnlyAdmin):
 
     def _pair(self, request: HttpRequest, tournament: Tournament) -> None:
         with refusals(request, prefix=f"{tournament}: "):
-            number = tournament_services.round_pair(tournament_id=tournament.pk, user=request.user)
+            number = tournament_services.round_pair(
+                tournament_id=tournament.pk, user=request.user, meta=ADMIN_META
+            )
             tables = TournamentTable.objects.filter(tournament=tournament, round_number=number)
             messages.success(
                 request, f"{tournament}: round {number} is paired at {tables.count()} table(s)."
@@ -547,6 +570,7 @@ class TournamentAdmin(ReadOnlyAdmin):
                 type=ts.ROUND_CLOSED,
                 data={"round": number},
                 user=request.user,
+                meta=ADMIN_META,
             )
             messages.success(request, f"{tournament}: round {number} is closed.")
 
@@ -562,6 +586,7 @@ class TournamentAdmin(ReadOnlyAdmin):
                     table=values["table"],
                     username=values["username"],
                     user=request.user,
+                    meta=ADMIN_META,
                 )
                 messages.success(
                     request,

@@ -20,6 +20,8 @@ from games.models import Player, Tournament
 from games.tournaments import state as ts
 
 REASON_HELP = "Recorded with the event, for everyone who reads the tournament later."
+# Stored with every event the admin records, as a table's device is with its moves.
+ADMIN_META = {"device": "admin"}
 
 
 class CorrectionForm(forms.Form):
@@ -54,6 +56,7 @@ class CorrectionForm(forms.Form):
             type=type,
             data={**data, "reason": self.cleaned_data["reason"]},
             user=user,
+            meta=ADMIN_META,
         )
         return created
 
@@ -127,7 +130,11 @@ class LateEntryForm(CorrectionForm):
     def record(self, tournament: Tournament, user: Any) -> str:
         player: Player = self.cleaned_data["player"]
         entry = tournament_services.entry_add(
-            tournament_id=tournament.pk, spec={"player": player.pk}, user=user
+            tournament_id=tournament.pk,
+            spec={"player": player.pk},
+            reason=self.cleaned_data["reason"],
+            user=user,
+            meta=ADMIN_META,
         )
         return f"{entry.name} is entered; he plays from round {entry.joined}."
 
@@ -268,7 +275,10 @@ class RepairForm(CorrectionForm):
 
     def record(self, tournament: Tournament, user: Any) -> str:
         number = tournament_services.round_repair(
-            tournament_id=tournament.pk, reason=self.cleaned_data["reason"], user=user
+            tournament_id=tournament.pk,
+            reason=self.cleaned_data["reason"],
+            user=user,
+            meta=ADMIN_META,
         )
         return f"Round {number} is paired again."
 

@@ -91,7 +91,10 @@ class PlayerList(APIView):
     def post(self, request: Request) -> Response:
         body = _body(request, answers.PlayerCreate)
         player = register.player_register(
-            name=body.get("name"), member_number=body.get("member_number"), user=request.user
+            name=body.get("name"),
+            member_number=body.get("member_number"),
+            user=request.user,
+            meta=client_meta(request),
         )
         return Response(player_json(player, request.user), status=status.HTTP_201_CREATED)
 
@@ -115,7 +118,11 @@ class PlayerMerge(APIView):
     def post(self, request: Request, pk: int) -> Response:
         body = _body(request, answers.PlayerMerge)
         player = register.player_merge(
-            player=pk, into=body.get("into"), reason=body.get("reason"), user=request.user
+            player=pk,
+            into=body.get("into"),
+            reason=body.get("reason"),
+            user=request.user,
+            meta=client_meta(request),
         )
         return Response(player_json(player, request.user))
 
@@ -193,7 +200,9 @@ class TournamentList(TournamentView):
 
     @extend_schema(request=answers.TournamentCreate, responses={201: answers.TournamentAnswer})
     def post(self, request: Request) -> Response:
-        tournament = tournament_services.tournament_create(spec=_body(request), user=request.user)
+        tournament = tournament_services.tournament_create(
+            spec=_body(request), user=request.user, meta=client_meta(request)
+        )
         folded = folding.load(tournament.stream)
         return Response(tournament_json(folded, tournament.pk), status=status.HTTP_201_CREATED)
 
@@ -251,7 +260,10 @@ class TournamentEntries(TournamentView):
     @extend_schema(request=answers.EntryCreate, responses={201: answers.TournamentAnswer})
     def post(self, request: Request, pk: uuid.UUID) -> Response:
         tournament_services.entry_add(
-            tournament_id=pk, spec=_body(request, answers.EntryCreate), user=request.user
+            tournament_id=pk,
+            spec=_body(request, answers.EntryCreate),
+            user=request.user,
+            meta=client_meta(request),
         )
         return Response(
             tournament_json(self.folded(request, pk), pk), status=status.HTTP_201_CREATED
@@ -274,10 +286,15 @@ class TournamentRounds(TournamentView):
                 reason=body.get("reason") or "",
                 tables=body.get("tables"),
                 user=request.user,
+                meta=client_meta(request),
             )
         else:
             number = tournament_services.round_pair(
-                tournament_id=pk, tables=body.get("tables"), seed=seed, user=request.user
+                tournament_id=pk,
+                tables=body.get("tables"),
+                seed=seed,
+                user=request.user,
+                meta=client_meta(request),
             )
         folded = self.folded(request, pk)
         return Response(round_json(folded.state, number), status=status.HTTP_201_CREATED)
@@ -348,6 +365,7 @@ class TournamentKeepers(TournamentView):
             table=body.get("table"),
             username=body.get("user"),
             user=request.user,
+            meta=client_meta(request),
         )
         folded = self.folded(request, pk)
         return Response(round_json(folded.state, body["round"]), status=status.HTTP_201_CREATED)
@@ -457,12 +475,22 @@ class TournamentEvents(TournamentView):
             data=values["data"],
             expected_version=values.get("expected_version"),
             user=request.user,
+            meta=client_meta(request, values.get("meta")),
         )
         answer = tournament_json(folded, pk)
         return Response(answer, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 # --- helpers ----------------------------------------------------------------------------------
+
+
+def client_meta(request: Request, meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The client's meta for a director's event, as a game event's (``games.api``): the body's
+    ``meta`` where the body has one (a correction's), and the ``X-Device`` header as its device.
+    The services check it (``meta.*``) and store it beside who recorded the event."""
+    device = request.headers.get("X-Device")
+    meta = dict(meta or {})
+    return {**meta, "device": device} if device else meta
 
 
 def _body(

@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from games import register, services, tournament_services
 from games.models import Event, Match, Player, Stream, Tournament, TournamentTable
@@ -414,7 +415,7 @@ def test_a_director_uses_every_correction_through_the_admin(
     assert said(late) == ["Tuesday club evening: Eve is entered; he plays from round 2."]
     assert (last_event(tournament).type, last_event(tournament).data) == (
         "player.entered",
-        {"player": player_id("Eve"), "name": "Eve"},
+        {"player": player_id("Eve"), "name": "Eve", "reason": "came at nine"},
     )
 
     # a withdrawal
@@ -452,6 +453,7 @@ def test_a_director_uses_every_correction_through_the_admin(
     assert "Dee (withdrawn after round 1)" in text and "Eve (from round 2)" in text
     corrections = Event.objects.filter(stream_id=tournament.pk, version__gt=1)
     assert {e.meta["recorded_by"] for e in corrections} == {director.pk}
+    assert {e.meta["device"] for e in corrections} == {"admin"}
 
 
 def test_a_correction_sent_twice_records_once(admin_client: Client, director: Any) -> None:
@@ -540,3 +542,56 @@ def test_a_user_who_is_not_a_director_gets_no_corrections(db: Any) -> None:
     assert client.get(url("corrections", tournament)).status_code == 302
     assert client.post(url("corrections", tournament), body).status_code == 302
     assert Event.objects.filter(stream_id=tournament.pk).count() == 2
+
+
+def test_a_directors_device_is_stored_with_his_events_from_the_admin_and_the_api(
+    admin_client: Client, director: Any
+) -> None:
+    # the admin: every event it records says so, the register's included
+    tournament = evening(admin_client, director, names="Ann\nBob")
+    admin_client.post(url("pair", tournament))
+    late = admin_client.post(url("enter", tournament), {"names": "Cid"})
+    assert said(late)[0].startswith("Cid: The tournament has started: a late entry says why")
+    admin_client.post(url("enter", tournament), {"names": "Cid", "reason": "came late"})
+    events = Event.objects.filter(stream_id=tournament.pk)
+    assert {e.meta.get("device") for e in events} == {"admin"}
+    assert events.get(type="player.entered", data__name="Cid").data["reason"] == "came late"
+    admin_client.post(reverse("admin:games_player_add"), {"name": "Dee", "member_number": "4"})
+    registered = Event.objects.get(type="player.registered", data__name="Dee")
+    assert registered.meta == {"recorded_by": director.pk, "device": "admin"}
+
+    # the API: the X-Device header, and a correction's own meta
+    api = APIClient()
+    api.force_authenticate(director)
+    made = api.post(
+        "/api/v1/tournaments/",
+        {"name": "Api evening", "format": "high-low-scarney", "rounds": 1},
+        format="json",
+        HTTP_X_DEVICE="front desk",
+    )
+    assert made.status_code == 201
+    pk = made.json()["id"]
+    for name in ("Ann", "Bob"):
+        api.post(f"/api/v1/tournaments/{pk}/entries/", {"name": name}, "json", HTTP_X_DEVICE="pad")
+    assert api.post(f"/api/v1/tournaments/{pk}/rounds/", {}, "json").status_code == 201
+    body = {
+        "id": str(uuid.uuid4()),
+        "type": "player.withdrew",
+        "data": {"player": player_id("Bob"), "reason": "ill"},
+        "meta": {"note": "phoned at nine", "client_time": "2026-05-01T21:00:00Z"},
+    }
+    gone = api.post(f"/api/v1/tournaments/{pk}/events/", body, "json", HTTP_X_DEVICE="pad")
+    assert gone.status_code == 201, gone.json()
+    rows = {e.type: e.meta for e in Event.objects.filter(stream_id=pk)}
+    assert rows["tournament.created"] == {"recorded_by": director.pk, "device": "front desk"}
+    assert rows["player.entered"]["device"] == "pad"
+    assert "device" not in rows["round.paired"]
+    assert rows["player.withdrew"] == {
+        "recorded_by": director.pk,
+        "device": "pad",
+        "note": "phoned at nine",
+        "client_time": "2026-05-01T21:00:00Z",
+    }
+    bad = dict(body, id=str(uuid.uuid4()), meta={"colour": "red"})
+    refused = api.post(f"/api/v1/tournaments/{pk}/events/", bad, "json")
+    assert refused.status_code == 422 and refused.json()["code"] == "meta.unknown_field"
