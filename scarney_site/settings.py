@@ -213,7 +213,7 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "answers",
         "TIMEOUT": int(os.environ.get("ANSWER_CACHE_SECONDS", "600")),
-        "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("ANSWER_CACHE_ENTRIES", "2000"))},
+        "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("ANSWER_CACHE_ENTRIES", "1000"))},
     },
 }
 

@@ -29,7 +29,7 @@ from rest_framework.response import Response
 from scoring.history import JsonTextRenderer
 
 CACHE = "answers"
-MAX_BODY = 256 * 1024
+MAX_BODY = 128 * 1024  # with 1,000 entries (settings), at most 128 MB a process; pages are 20-50 KB
 
 
 class Rendered(bytes):
