@@ -52,6 +52,7 @@ class Document:
     spec: str
     folder: str
     stem: str
+    title: str = "the document"  # named to a reader told to wait while it renders
     formats: tuple[str, ...] = ("html", "pdf")
 
     def fingerprint(self) -> str:
@@ -77,6 +78,7 @@ class ScoreSheet(Document):
         except Match.DoesNotExist:
             raise UnknownDocument(f"match {match_id}") from None
         self.spec = f"sheet:{match_id}"
+        self.title = "the score sheet"
         self.folder = f"reports/matches/{match_id}"
         self.stem = "score-sheet"
 
@@ -121,6 +123,7 @@ class RoundCards(TournamentDocument):
             raise UnknownDocument(f"round {number}")
         self.number = number
         self.spec = f"cards:{tournament_id}:{number}"
+        self.title = f"round {number}'s pairings and table cards"
         self.stem = f"round-{number}-cards"
 
     def text(self, fmt: str) -> str:
@@ -131,6 +134,7 @@ class Standings(TournamentDocument):
     def __init__(self, tournament_id: uuid.UUID) -> None:
         super().__init__(tournament_id)
         self.spec = f"standings:{tournament_id}"
+        self.title = "the standings"
         self.stem = "standings"
 
     def text(self, fmt: str) -> str:
@@ -144,6 +148,7 @@ class Slip(TournamentDocument):
             raise UnknownDocument(f"player {player}")
         self.player = player
         self.spec = f"slip:{tournament_id}:{player}"
+        self.title = "the evening slip"
         self.stem = f"slip-{player}"
 
     def text(self, fmt: str) -> str:

@@ -297,3 +297,57 @@ def test_the_nightly_report_lists_the_days_matches_winners_best_scores_and_bonus
     reader, text = pdf_text(answer.content)
     assert len(reader.pages) == 1 and f"Nightly report, {today:%A} {today.day}" in text
     assert director.get("/api/v1/reports/nightly/2001-01-01.pdf").status_code == 404
+
+
+BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8"
+
+
+def test_a_browser_waiting_for_a_document_gets_a_page_that_asks_again_by_itself(
+    api: APIClient, queued: None
+) -> None:
+    # given a match whose sheet no worker has rendered yet
+    match = high_low_match(api)
+    sheet_line(api, match, HL_WIN)
+    url = f"/api/v1/matches/{match}/score-sheet.pdf"
+
+    # when a browser asks for the PDF
+    answer = api.get(url, HTTP_ACCEPT=BROWSER)
+
+    # then it is told, in a page, that the sheet is being rendered
+    assert answer.status_code == 202 and answer["Retry-After"] == "2"
+    assert answer["Content-Type"] == "text/html; charset=utf-8"
+    assert "Accept" in answer["Vary"] and "no-store" in answer["Cache-Control"]
+    html = answer.content.decode()
+    assert "<h1>Rendering the score sheet</h1>" in html
+    # and the page reloads itself after Retry-After seconds, with a link to try at once
+    assert '<meta http-equiv="refresh" content="2">' in html
+    assert f'href="{url}"' in html and "Try again now" in html
+
+
+@pytest.mark.parametrize("accept", ["application/pdf", "*/*", "application/json", None])
+def test_any_other_client_waiting_for_a_document_gets_json_labelled_json(
+    api: APIClient, queued: None, accept: str | None
+) -> None:
+    # given a tournament's standings not rendered yet
+    _user, director = client_for("director", staff=True)
+    made = create(director, name="Friday evening", format="high-low-scarney", rounds=2)
+    enter(director, made["id"], ["Ann", "Bob"])
+    headers = {} if accept is None else {"HTTP_ACCEPT": accept}
+
+    # when a program asks for the PDF
+    answer = director.get(f"/api/v1/tournaments/{made['id']}/standings.pdf", **headers)
+
+    # then the 202 is JSON, said to be JSON (never JSON labelled as a PDF)
+    assert answer.status_code == 202 and answer["Retry-After"] == "2"
+    assert answer["Content-Type"] == "application/json"
+    assert answer.json() == {
+        "status": "rendering",
+        "detail": "Rendering the standings; ask again in 2 s.",
+        "retry_after": 2,
+    }
+
+
+def test_an_error_on_a_pdf_asked_as_a_pdf_is_json_labelled_json(api: APIClient) -> None:
+    answer = api.get("/api/v1/reports/nightly/2001-01-01.pdf", HTTP_ACCEPT="application/pdf")
+    assert answer.status_code == 404 and answer["Content-Type"] == "application/json"
+    assert answer.json()["code"] == "not_found"
