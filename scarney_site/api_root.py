@@ -22,6 +22,9 @@ RESOURCES = {
     "tournaments": "/api/v1/tournaments/",
     "events": "/api/v1/events/",
     "events_ndjson": "/api/v1/events.ndjson",
+    "match_history_csv": "/api/v1/matches/history.csv",
+    "nightly_reports": "/api/v1/reports/nightly/",
+    "webhooks": "/api/v1/webhooks/",
     "schema": "/api/schema/",
     "docs": "/api/docs/",
     "redoc": "/api/redoc/",
@@ -37,6 +40,9 @@ class ApiRootAnswer(serializers.Serializer[Any]):
     tournaments = serializers.URLField()
     events = serializers.URLField(help_text="The all-stream feed (needs a login).")
     events_ndjson = serializers.URLField(help_text="The feed as NDJSON (needs a login).")
+    match_history_csv = serializers.URLField(help_text="Every match's history as CSV.")
+    nightly_reports = serializers.URLField(help_text="The club's nightly reports.")
+    webhooks = serializers.URLField(help_text="The webhooks (directors only).")
     schema = serializers.URLField(help_text="The OpenAPI schema.")
     docs = serializers.URLField(help_text="Swagger UI.")
     redoc = serializers.URLField(help_text="ReDoc.")

@@ -14,6 +14,7 @@ from urllib.parse import urlparse
 
 import pytest
 from django.test import Client, override_settings
+from django.urls import URLResolver, get_resolver
 from rest_framework.test import APIClient
 
 from games import services
@@ -71,6 +72,36 @@ def test_the_api_root_links_every_resource(anon: APIClient) -> None:
     for name in ("games", "matches", "players", "tournaments", "events", "schema", "docs"):
         assert links[name].startswith("http://testserver/"), name
     assert links["tournaments"].endswith("/api/v1/tournaments/")
+
+
+def api_v1_collections() -> set[str]:
+    """Every route under /api/v1/ that takes no path parameter, from the URLconfs."""
+    found = set()
+    for entry in get_resolver().url_patterns:
+        if str(entry.pattern) != "api/v1/" or not isinstance(entry, URLResolver):
+            continue
+        for route in entry.url_patterns:
+            text = str(route.pattern)
+            if "<" not in text:
+                found.add(f"/api/v1/{text}")
+    return found
+
+
+def test_the_api_root_links_every_route_under_api_v1_that_takes_no_id(anon: APIClient) -> None:
+    # given what the URLconfs route under /api/v1/ without an id (the root itself aside)
+    routes = api_v1_collections() - {"/api/v1/"}
+    assert {"/api/v1/webhooks/", "/api/v1/reports/nightly/"} <= routes
+    # when the root is read
+    links = anon.get("/api/v1/").json()
+    # then it links each of them, by a name that says what it is
+    linked = {urlparse(url).path for url in links.values()}
+    assert routes <= linked, sorted(routes - linked)
+    assert links["webhooks"] == "http://testserver/api/v1/webhooks/"
+    assert links["nightly_reports"] == "http://testserver/api/v1/reports/nightly/"
+    assert links["match_history_csv"] == "http://testserver/api/v1/matches/history.csv"
+    # and every link answers (the webhooks and the feed ask for a login)
+    for name, url in links.items():
+        assert anon.get(url).status_code in (200, 401), name
 
 
 # --- query parameters are read, never ignored ------------------------------------------------
