@@ -15,6 +15,7 @@ error under every operation that may answer its status.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -56,13 +57,24 @@ def at(operation: str, status: str | None = None) -> dict[str, dict[str, str]]:
     )
 
 
-def errors_of(status: str, method: str) -> dict[str, dict[str, str]]:
+def errors_of(
+    status: str,
+    method: str,
+    *,
+    only: Collection[str] | None = None,
+    besides: Collection[str] = (),
+) -> dict[str, dict[str, str]]:
     """The error answers of ``status``: those met on a request of ``method``'s kind (a read or a
-    write) if there are any, else all of them."""
+    write) if there are any, else all of them; met at one of ``only`` operations if given, and
+    never at one of ``besides`` (whose refusals are their own: a webhook's URL under a game's
+    move would mislead)."""
     found = [
         name
         for name, entry in RECORDED.items()
-        if entry["component"] == "Error" and entry["status"] == status
+        if entry["component"] == "Error"
+        and entry["status"] == status
+        and (only is None or entry["operation"] in only)
+        and entry["operation"] not in besides
     ]
     reads = method == "get"
     alike = [name for name in found if RECORDED[name]["operation"].startswith("get ") == reads]

@@ -35,8 +35,9 @@ ERROR = {
 ERRORS: dict[str, tuple[str, str]] = {
     "400": (
         "The request is malformed",
-        "`request.malformed`, `request.invalid`, `request.too_large`, `request.bad_number`, "
-        "`request.bad_text`, `request.bad_cursor`, `query.unknown_parameter`, `query.bad_value`",
+        "`request.malformed`, `request.invalid`, `request.not_an_object`, `request.too_large`, "
+        "`request.bad_number`, `request.bad_text`, `request.bad_cursor`, `request.bad_seed`, "
+        "`query.unknown_parameter`, `query.bad_value`",
     ),
     "401": (
         "No login (or a bad token)",
@@ -57,6 +58,30 @@ ERRORS: dict[str, tuple[str, str]] = {
 }
 WRITES = ("post", "put", "patch", "delete")
 
+# Operations that refuse in their own words (games/webhooks/services.py: directors only, and a
+# webhook's own checks), in place of the house's general 401/403/409/422: status -> (when, the
+# codes). They never meet a stream, so no 409; only a registration is checked, so only it 422s.
+DIRECTORS_ONLY = {
+    "401": (
+        "No login (or a bad token)",
+        "`permission.login_required` (no login), `request.not_authenticated` (a bad token)",
+    ),
+    "403": ("Not a director", "`permission.director_only`"),
+}
+OWN_ERRORS: dict[str, dict[str, tuple[str, str]]] = {
+    "get /api/v1/webhooks/": DIRECTORS_ONLY,
+    "post /api/v1/webhooks/": {
+        **DIRECTORS_ONLY,
+        "422": (
+            "The webhook cannot be registered as given",
+            "`webhook.bad_url`, `webhook.bad_events`, `webhook.unknown_field`",
+        ),
+    },
+    "get /api/v1/webhooks/{id}/": DIRECTORS_ONLY,
+    "delete /api/v1/webhooks/{id}/": DIRECTORS_ONLY,
+    "get /api/v1/webhooks/{id}/deliveries/": DIRECTORS_ONLY,
+}
+
 
 # Reads that need a login whatever they read (the feed, keepers, webhooks); every other GET is
 # open to anyone for finished public rows (a game in progress answers 401 without a login).
@@ -71,10 +96,17 @@ def _readable_without_login(operation: dict[str, Any]) -> None:
         security.append({})
 
 
-def error_response(status: str, method: str = "get") -> dict[str, Any]:
+def error_response(status: str, method: str = "get", operation: str = "") -> dict[str, Any]:
+    """The answer of ``status`` at ``operation`` (``"post /api/v1/webhooks/"``): its codes, and
+    real answers of them as examples (an operation's own refusals show only their own)."""
     when, codes = ERRORS[status]
+    own = OWN_ERRORS.get(operation, {})
     body: dict[str, Any] = {"schema": {"$ref": "#/components/schemas/Error"}}
-    shown = examples.errors_of(status, method)
+    if status in own:
+        when, codes = own[status]
+        shown = examples.errors_of(status, method, only=OWN_ERRORS)
+    else:
+        shown = examples.errors_of(status, method, besides=OWN_ERRORS)
     if shown:
         body["examples"] = shown
     return {"description": f"{when}: {codes}.", "content": {"application/json": body}}
@@ -90,6 +122,9 @@ URI_TOO_LONG = {
 def statuses_of(path: str, method: str, operation: dict[str, Any]) -> list[str]:
     """The 4xx answers an operation can give."""
     found = ["400", "429"]  # every endpoint reads its query; every request is throttled
+    own = OWN_ERRORS.get(f"{method} {path}")
+    if own is not None:
+        return sorted({*found, *own, *(["404"] if "{" in path else [])})
     if method in WRITES or path.startswith(("/api/v1/events", "/api/v1/games/{", "/api/v1/m")):
         found += ["401", "403"]
     if "{" in path:
@@ -117,12 +152,25 @@ def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -
         for method, operation in methods.items():
             responses = operation.setdefault("responses", {})
             for status in statuses_of(path, method, operation):
-                responses.setdefault(status, error_response(status, method))
+                responses.setdefault(status, error_response(status, method, f"{method} {path}"))
+            _one_rendering(path, responses)
             _recorded_examples(f"{method} {path}", operation)
             responses.setdefault("414", URI_TOO_LONG)
             if method == "get" and not path.startswith(NEEDS_LOGIN):
                 _readable_without_login(operation)
     return result
+
+
+RENDERINGS = {"csv": "text/csv", "html": "text/html", "pdf": "application/pdf"}
+
+
+def _one_rendering(path: str, responses: dict[str, Any]) -> None:
+    """A printed document's path answers the one format its name ends with (one view serves
+    ``score-sheet.csv``, ``.html`` and ``.pdf``, so its 200 first lists all three)."""
+    media = RENDERINGS.get(path.rsplit(".", 1)[-1]) if "." in path.rsplit("/", 1)[-1] else None
+    content = responses.get("200", {}).get("content", {})
+    if media in content:
+        responses["200"]["content"] = {media: content[media]}
 
 
 def _recorded_examples(where: str, operation: dict[str, Any]) -> None:
