@@ -41,7 +41,8 @@ ERRORS: dict[str, tuple[str, str]] = {
     ),
     "401": (
         "No login (or a bad token)",
-        "`request.not_authenticated`, `permission.login_required`",
+        "`request.not_authenticated`, `request.authentication_failed` (a bad token), "
+        "`permission.login_required`",
     ),
     "403": (
         "Not allowed",
@@ -64,7 +65,7 @@ WRITES = ("post", "put", "patch", "delete")
 DIRECTORS_ONLY = {
     "401": (
         "No login (or a bad token)",
-        "`permission.login_required` (no login), `request.not_authenticated` (a bad token)",
+        "`permission.login_required` (no login), `request.authentication_failed` (a bad token)",
     ),
     "403": ("Not a director", "`permission.director_only`"),
 }

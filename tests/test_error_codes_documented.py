@@ -1,4 +1,5 @@
-"""Every refusal code the rule engines raise is documented in docs/ERRORS.md.
+"""Every refusal code the rule engines raise is documented in docs/ERRORS.md; and the OpenAPI
+schema documents, at each operation, the statuses and codes it really answers (the last tests).
 
 The scan reads the source of ``games/**/*.py`` (no import, so no Django) and collects the first
 argument of every ``IllegalEvent(...)``, ``BadSetup(...)``, ``BadRuleset(...)`` (or ``RuleError``)
@@ -20,6 +21,9 @@ import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
@@ -252,3 +256,144 @@ def test_every_raised_code_is_documented() -> None:
     assert not missing, "Codes raised but not in docs/ERRORS.md:\n" + "\n".join(
         f"{code}  ({', '.join(sorted(codes[code]))})" for code in missing
     )
+
+
+# --- the schema documents what each operation answers ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict[str, Any]:
+    from drf_spectacular.generators import SchemaGenerator
+
+    generated: dict[str, Any] = SchemaGenerator().get_schema(request=None, public=True)  # type: ignore[no-untyped-call]
+    return generated
+
+
+def answers(schema: dict[str, Any]) -> Iterator[tuple[str, str, str, dict[str, Any]]]:
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            for status, answer in operation["responses"].items():
+                yield method, path, status, answer
+
+
+def documented(schema: dict[str, Any], operation: str, status: int, code: str) -> bool:
+    """The operation lists ``status`` and names ``code`` among its codes."""
+    method, path = operation.split(" ")
+    answer = schema["paths"][path][method]["responses"].get(str(status))
+    return answer is not None and f"`{code}`" in answer["description"]
+
+
+def test_every_error_answer_in_the_schema_has_the_house_error_shape(
+    schema: dict[str, Any],
+) -> None:
+    bare = [
+        f"{method} {path} {status}"
+        for method, path, status, answer in answers(schema)
+        if status.startswith("4") and status != "414"  # 414 is gunicorn's, in plain text
+        if answer.get("content", {}).get("application/json", {}).get("schema")
+        != {"$ref": "#/components/schemas/Error"}
+    ]
+    assert not bare, bare
+
+
+def test_every_json_answer_in_the_schema_is_a_named_component(schema: dict[str, Any]) -> None:
+    """No 2xx answer is a bare object (the 202 of a document, the nightly reports' list ...)."""
+    bare = [
+        f"{method} {path} {status}"
+        for method, path, status, answer in answers(schema)
+        if status.startswith("2")
+        for media, body in answer.get("content", {}).items()
+        if media == "application/json" and "$ref" not in body["schema"]
+    ]
+    assert not bare, bare
+
+
+def test_a_webhook_refusal_is_documented_at_the_operation_that_answers_it(
+    schema: dict[str, Any], db: Any
+) -> None:
+    from rest_framework.test import APIClient
+
+    from tests.games.tournaments.helpers import client_for
+
+    # given a director, a member, a visitor without a login and one with a bad token
+    _director, director = client_for("director", staff=True)
+    _member, member = client_for("member")
+    anonymous, bad_token = APIClient(), APIClient()
+    bad_token.credentials(HTTP_AUTHORIZATION="Token not-a-token")
+    hooks = "/api/v1/webhooks/"
+    url = "https://club.example.org/scarney"
+
+    # when each of the webhooks' refusals is met
+    met = [
+        ("post", hooks, director.post(hooks, {"url": "ftp://x"}, format="json")),
+        ("post", hooks, director.post(hooks, {"url": url, "events": ["x"]}, format="json")),
+        ("post", hooks, director.post(hooks, {"url": url, "secret": "s"}, format="json")),
+        ("post", hooks, director.post(hooks, [url], format="json")),
+        ("post", hooks, member.post(hooks, {"url": url}, format="json")),
+        ("get", hooks, anonymous.get(hooks)),
+        ("get", hooks, bad_token.get(hooks)),
+        ("get", hooks, member.get(hooks)),
+        ("get", "/api/v1/webhooks/{id}/", director.get(f"{hooks}999/")),
+        ("delete", "/api/v1/webhooks/{id}/", director.delete(f"{hooks}999/")),
+        ("delete", "/api/v1/webhooks/{id}/", anonymous.delete(f"{hooks}999/")),
+        ("get", "/api/v1/webhooks/{id}/deliveries/", member.get(f"{hooks}999/deliveries/")),
+        (
+            "get",
+            "/api/v1/webhooks/{id}/deliveries/",
+            director.get(f"{hooks}999/deliveries/", {"status": "lost"}),
+        ),
+    ]
+
+    # then each status and code is documented there
+    codes = {(response.status_code, response.json()["code"]) for _m, _p, response in met}
+    assert {status for status, _code in codes} == {400, 401, 403, 404, 422}
+    missing = [
+        f"{method} {path}: {response.status_code} {response.json()['code']}"
+        for method, path, response in met
+        if not documented(schema, f"{method} {path}", response.status_code, response.json()["code"])
+    ]
+    assert not missing, missing
+
+
+def test_the_webhooks_document_no_answer_they_cannot_give(schema: dict[str, Any]) -> None:
+    scanned, _unresolved = scan()
+    own = sorted(
+        code
+        for code, files in scanned.items()
+        if code.startswith("webhook.") and any("webhooks" in f for f in files)
+    )
+    assert own == ["webhook.bad_events", "webhook.bad_url", "webhook.unknown_field"]
+    for method, path, status, answer in answers(schema):
+        if not path.startswith("/api/v1/webhooks/"):
+            continue
+        assert status != "409", f"{method} {path}"  # a webhook is no stream: no version
+        if status == "422":
+            assert (method, path) == ("post", "/api/v1/webhooks/")
+            assert all(f"`{code}`" in answer["description"] for code in own)
+        if status in ("401", "403", "422"):
+            # the examples shown are ones met at the webhooks, never a game's refusal
+            shown = answer["content"]["application/json"].get("examples", {})
+            assert shown and all(name.startswith("Webhook") for name in shown), shown
+
+
+def test_a_document_documents_its_202_and_a_nightly_report_does_not(
+    schema: dict[str, Any],
+) -> None:
+    paths = schema["paths"]
+    for path in (
+        "/api/v1/matches/{id}/score-sheet.pdf",
+        "/api/v1/tournaments/{id}/standings.html",
+        "/api/v1/tournaments/{id}/rounds/{number}/cards.pdf",
+        "/api/v1/tournaments/{id}/players/{player}/slip.pdf",
+    ):
+        waiting = paths[path]["get"]["responses"]["202"]["content"]
+        assert waiting["application/json"]["schema"] == {
+            "$ref": "#/components/schemas/RenderingAnswer"
+        }
+        assert "text/html" in waiting, path  # the page a browser gets
+        ending = path.rsplit(".", 1)[1]
+        assert list(paths[path]["get"]["responses"]["200"]["content"]) == [
+            {"csv": "text/csv", "html": "text/html", "pdf": "application/pdf"}[ending]
+        ]
+    for fmt in ("html", "pdf"):
+        assert "202" not in paths[f"/api/v1/reports/nightly/{{day}}.{fmt}"]["get"]["responses"]
