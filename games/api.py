@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 from games import analysis, answers, folding, pot, services, store
 from games import serializers as bodies
 from games.models import Match, Stream
+from games.permissions import is_recorder
 from games.representation import event_json, game_json, game_status, match_json
 from games.rules.events import MATCH_SETTLED
 from scarney_site.conditional import conditional, etag_of
@@ -80,6 +81,22 @@ class ReadFinishedOrAuthenticated(permissions.BasePermission):
         if request.method in permissions.SAFE_METHODS:
             return selectors.stream_readable(request.user, obj)
         return bool(request.user and request.user.is_authenticated)
+
+
+class RecordersReadKeepers(permissions.BasePermission):
+    """A stream's keepers are read by its recorders and the directors (``is_recorder``): 401
+    without a login, 403 for anyone else, as a hidden game answers. Who may change them is the
+    services' check (``permission.not_the_creator``)."""
+
+    message = "Only this game's or match's recorders and the directors may see its keepers."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return bool(request.user and request.user.is_authenticated)
+
+    def has_object_permission(self, request: Request, view: Any, obj: Stream) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return is_recorder(request.user, obj.pk)
+        return True
 
 
 class StreamView(APIView):
@@ -284,7 +301,7 @@ class GamePot(QueryChecked, StreamView):
 class StreamKeepers(QueryChecked, StreamView):
     """The score-keepers of a game (or, below, of a match)."""
 
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [RecordersReadKeepers]
 
     @extend_schema(responses={200: bodies.Keepers})
     def get(self, request: Request, pk: uuid.UUID) -> Response:

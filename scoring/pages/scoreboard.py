@@ -27,6 +27,7 @@ from redis import RedisError
 from games import folding
 from games.models import Game, Match, Stream, Tournament
 from games.tournament_api import round_json, standings_json, tournament_json
+from scoring import selectors
 from scoring.models import GameSummary, MatchStanding
 from scoring.pages import presenting
 
@@ -55,12 +56,14 @@ TAG_SQL = _tag_sql()
 
 
 def change_tag(pk: uuid.UUID, user: Any) -> str | None:
-    """The board's ETag, or None when there is no such tournament for ``user``."""
+    """The board's ETag, or None when there is no such tournament for ``user``: one he may not
+    read is not there, as in the API (``selectors.tournament_hidden``; no query for a published
+    one)."""
     found = _tag_figures(pk)
     if found is None:
         return None
     version, current, published, matches, games = found
-    if not published and not user.is_authenticated:
+    if selectors.tournament_hidden(user, pk, published):
         return None
     return f'W/"board-{version}-{current}-{matches}-{games}-{int(published)}"'
 

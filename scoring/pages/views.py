@@ -30,6 +30,7 @@ from games.rules.errors import RuleError
 from games.rules.events import GAME_SCORED, MATCH_SETTLED
 from games.store import EventIdReused, VersionConflict
 from games.tournament_api import round_json, settlement_json, standings_json, tournament_json
+from scoring import selectors
 from scoring.pages import presenting, scoreboard
 from scoring.reports import match_history
 
@@ -204,11 +205,12 @@ def tournament_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
 
 
 def _tournament(request: HttpRequest, pk: uuid.UUID) -> Tournament:
-    """As the API: a published tournament for anyone, the others after logging in."""
-    rows = Tournament.objects.select_related("stream")
-    if not request.user.is_authenticated:
-        rows = rows.filter(published=True)
-    return get_object_or_404(rows, pk=pk)
+    """As the API: a published tournament for anyone, the others for their creator, keepers,
+    linked entrants and the directors; one the reader may not read is not there (404)."""
+    tournament = get_object_or_404(Tournament.objects.select_related("stream"), pk=pk)
+    if selectors.tournament_hidden(request.user, pk, tournament.published):
+        raise Http404("There is no such tournament.")
+    return tournament
 
 
 # --- the room's scoreboards --------------------------------------------------------------------

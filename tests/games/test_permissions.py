@@ -13,6 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
@@ -374,3 +375,71 @@ def test_a_game_in_progress_is_read_by_the_recorders_of_its_match_and_not_by_str
     assert stranger.get(f"/api/v1/games/{game_id}/").status_code == 403
     assert stranger.get(f"/api/v1/games/{game_id}/events/").status_code == 403
     assert anon.get(f"/api/v1/games/{game_id}/").status_code == 401
+
+
+def test_a_streams_keepers_are_read_by_its_recorders_and_the_directors_only(
+    anon: APIClient,
+) -> None:
+    # given a game and a match with a keeper each
+    creator, _ = client_of("creator")
+    director, _ = client_of("director", is_staff=True)
+    keeper, _ = client_of("kim")
+    stranger, _ = client_of("sam")
+    game = start_game(creator, setup=ONE_JUMP_LEFT)
+    match = _match(creator, "sheet")
+    for stream in (f"games/{game}", f"matches/{match}"):
+        named = creator.post(f"/api/v1/{stream}/keepers/", {"user": "kim"}, format="json")
+        assert named.status_code == 200, named.json()
+    record(creator, game, "pawn.jumped", JUMP)  # finished and public: its moves are anyone's
+    for stream in (f"games/{game}", f"matches/{match}"):
+        url = f"/api/v1/{stream}/keepers/"
+        # when its recorders and a director read its keepers, then they see them
+        for reader in (creator, keeper, director):
+            answer = reader.get(url)
+            assert answer.status_code == 200, (stream, answer.json())
+            assert answer.json() == {"created_by": "creator", "keepers": ["kim"]}
+        # and anyone else is refused, as a hidden game answers
+        refused = stranger.get(url)
+        assert refused.status_code == 403 and refused.json()["code"] == "request.permission_denied"
+        assert "recorders and the directors" in refused.json()["detail"]
+        assert anon.get(url).status_code == 401
+    assert stranger.get(f"/api/v1/games/{game}/").status_code == 200
+
+
+def test_an_unpublished_tournaments_page_and_scoreboards_are_read_as_its_api() -> None:
+    # given an unpublished tournament with its first round paired and a keeper at table 1
+    director, chief = client_of("director", is_staff=True)
+    _, kim = client_of("kim")
+    _, ann = client_of("ann")
+    _, sam = client_of("sam")
+    body = {"name": "Private evening", "format": "high-low-scarney", "rounds": 2}
+    hidden = director.post("/api/v1/tournaments/", {**body, "published": False}, "json").json()
+    shown = director.post("/api/v1/tournaments/", {**body, "name": "Open evening"}, "json").json()
+    for made in (hidden, shown):
+        for name in ("Ann", "Bob"):
+            entered = director.post(
+                f"/api/v1/tournaments/{made['id']}/entries/", {"name": name}, "json"
+            )
+            assert entered.status_code == 201
+        paired = director.post(f"/api/v1/tournaments/{made['id']}/rounds/", {}, "json")
+        assert paired.status_code == 201
+    Player.objects.filter(name="Ann").update(user=ann)
+    kept = {"round": 1, "table": 1, "user": "kim"}
+    named = director.post(f"/api/v1/tournaments/{hidden['id']}/keepers/", kept, "json")
+    assert named.status_code == 201
+
+    def pages(made: dict[str, Any], user: Any) -> list[int]:
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        base = f"/tournaments/{made['id']}/"
+        paths = ("", "scoreboard/", "scoreboard/board/", "scoreboard/table/1/")
+        return [client.get(base + path).status_code for path in (*paths, paths[3] + "board/")]
+
+    # then its director, keeper and linked entrant read its pages, and nobody else
+    for reader in (chief, kim, ann):
+        assert pages(hidden, reader) == [200] * 5
+    for outsider in (sam, None):
+        assert pages(hidden, outsider) == [404] * 5
+    # while a published one is anyone's
+    assert pages(shown, sam) == pages(shown, None) == [200] * 5
