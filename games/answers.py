@@ -266,8 +266,7 @@ class PlayerAnswer(serializers.Serializer[Any]):
     merged_into = serializers.IntegerField(allow_null=True)
 
 
-class PlayerList(serializers.Serializer[Any]):
-    results = PlayerAnswer(many=True)
+PlayerList = page_of(PlayerAnswer, "PlayerList")
 
 
 class Text(serializers.CharField):
@@ -304,8 +303,7 @@ class TournamentRow(serializers.Serializer[Any]):
     created_at = serializers.DateTimeField()
 
 
-class TournamentList(serializers.Serializer[Any]):
-    results = TournamentRow(many=True)
+TournamentList = page_of(TournamentRow, "TournamentList")
 
 
 class EntryAnswer(serializers.Serializer[Any]):
@@ -346,11 +344,13 @@ class TournamentCreate(Closed):
 
 
 class EntryCreate(Closed):
-    """One of ``player``, ``member_number`` or ``name``."""
+    """One of ``player``, ``member_number`` or ``name``; once round 1 is paired, a late entry
+    says why in ``reason`` (422 ``tournament.reason_required`` without it)."""
 
     player = serializers.IntegerField(min_value=1, required=False)
     member_number = Text(max_length=30, required=False)
     name = Text(max_length=100, required=False)
+    reason = Text(max_length=500, required=False)
 
 
 class RoundCreate(Closed):
@@ -410,6 +410,13 @@ class RoundAnswer(serializers.Serializer[Any]):
     layouts = serializers.ListField(child=serializers.JSONField())
 
 
+class RoundRating(serializers.Serializer[Any]):
+    """A duplicate Solitaire round's match rating (RULES.md 2.6) on the round's deal."""
+
+    round = serializers.IntegerField(min_value=1)
+    rating = serializers.CharField()
+
+
 class StandingsRow(serializers.Serializer[Any]):
     rank = serializers.IntegerField(min_value=1)
     player = serializers.IntegerField()
@@ -418,6 +425,7 @@ class StandingsRow(serializers.Serializer[Any]):
     played = serializers.IntegerField(min_value=0)
     tiebreaks = serializers.DictField(child=Points())
     net = Points()
+    ratings = RoundRating(many=True, help_text="Empty but in duplicate Solitaire rounds.")
 
 
 class StandingsAnswer(serializers.Serializer[Any]):

@@ -25,16 +25,21 @@ from rest_framework.views import APIView
 
 from games import answers, folding, permissions, register, tournament_services
 from games import serializers as bodies
+from games.api import CURSOR, PAGE_PARAMS
 from games.canonical import BadValue
 from games.models import Event, Player, Stream, Tournament
 from games.tournaments import rounds, settlement
 from games.tournaments import state as ts
 from scarney_site.conditional import conditional, etag_of
+from scarney_site.pagination import CheckedCursorPagination
+from scarney_site.query import QueryChecked
 from scoring import selectors
 
 # The query parameters, for the schema (the views read them below).
 Q_PARAM = OpenApiParameter(
-    "q", str, description="Names containing this, or this exact member number."
+    "q",
+    {"type": "string", "minLength": 1},
+    description="Names containing this, or this exact member number.",
 )
 LIMIT_PARAM = OpenApiParameter(
     "limit", {"type": "integer", "minimum": 1, "maximum": 200}, description="Rows (default 50)."
@@ -47,6 +52,25 @@ AS_OF_PARAM = OpenApiParameter(
 ROUND_PARAM = OpenApiParameter(
     "round", {"type": "integer", "minimum": 0}, description="Standings after this round."
 )
+
+
+class ByName(CheckedCursorPagination):
+    """The register's pages, alphabetical (the id breaks a tie between namesakes)."""
+
+    ordering = ("name", "pk")
+    page_size = 50
+    page_size_query_param = "limit"
+    max_page_size = 200
+
+
+class NewestFirst(CheckedCursorPagination):
+    """The tournaments' pages, newest first."""
+
+    ordering = ("-created_at", "-pk")
+    page_size = 50
+    page_size_query_param = "limit"
+    max_page_size = 200
+
 
 # --- players ----------------------------------------------------------------------------------
 
@@ -62,16 +86,17 @@ def player_json(player: Player, reader: Any) -> dict[str, Any]:
     }
 
 
-class PlayerList(APIView):
+class PlayerList(QueryChecked, APIView):
     """The player register: ``?q=`` searches names (and, for directors, member numbers);
     directors add players. Without a login it lists only the players of finished public games
     and matches, as a player's history does, so that the register is not a list of members."""
 
     permission_classes = [drf_permissions.AllowAny]
+    query_names = ("q", *PAGE_PARAMS)
 
     @extend_schema(
         operation_id="v1_players_list",
-        parameters=[Q_PARAM, LIMIT_PARAM],
+        parameters=[Q_PARAM, CURSOR, LIMIT_PARAM],
         responses={200: answers.PlayerList},
     )
     def get(self, request: Request) -> Response:
@@ -83,9 +108,9 @@ class PlayerList(APIView):
             if permissions.is_director(user):  # a number is searched by who may see numbers
                 found |= Q(member_number__iexact=query)
             rows = rows.filter(found)
-        limit = _int_param(request, "limit", 50, 1, 200)
-        page = rows.order_by("name", "pk")[:limit]
-        return Response({"results": [player_json(p, user) for p in page]})
+        paginator = ByName()
+        page = paginator.paginate_queryset(rows, request, view=self) or []
+        return paginator.get_paginated_response([player_json(p, user) for p in page])
 
     @extend_schema(request=answers.PlayerCreate, responses={201: answers.PlayerAnswer})
     def post(self, request: Request) -> Response:
@@ -185,18 +210,19 @@ def _utc(text: str) -> datetime | None:
         return None
 
 
-class TournamentList(TournamentView):
+class TournamentList(QueryChecked, TournamentView):
+    query_names = PAGE_PARAMS
+
     @extend_schema(
         operation_id="v1_tournaments_list",
-        parameters=[LIMIT_PARAM],
+        parameters=[CURSOR, LIMIT_PARAM],
         responses={200: answers.TournamentList},
     )
     def get(self, request: Request) -> Response:
-        rows = Tournament.objects.select_related("stream").filter(
-            selectors.tournament_readable(request.user)
-        )
-        limit = _int_param(request, "limit", 50, 1, 200)
-        return Response({"results": [_summary_json(t) for t in rows[:limit]]})
+        rows = Tournament.objects.filter(selectors.tournament_readable(request.user))
+        paginator = NewestFirst()
+        page = paginator.paginate_queryset(rows, request, view=self) or []
+        return paginator.get_paginated_response([_summary_json(t) for t in page])
 
     @extend_schema(request=answers.TournamentCreate, responses={201: answers.TournamentAnswer})
     def post(self, request: Request) -> Response:
@@ -255,13 +281,16 @@ class TournamentDetail(TournamentView):
 
 
 class TournamentEntries(TournamentView):
-    """``POST {"player": 12}`` (or ``{"name"}``, ``{"member_number"}``): enter a player."""
+    """``POST {"player": 12}`` (or ``{"name"}``, ``{"member_number"}``): enter a player; a late
+    entry, once round 1 is paired, with its ``"reason"``."""
 
     @extend_schema(request=answers.EntryCreate, responses={201: answers.TournamentAnswer})
     def post(self, request: Request, pk: uuid.UUID) -> Response:
+        spec = _body(request, answers.EntryCreate)
         tournament_services.entry_add(
             tournament_id=pk,
-            spec=_body(request, answers.EntryCreate),
+            spec=spec,
+            reason=spec.pop("reason", None),
             user=request.user,
             meta=client_meta(request),
         )
@@ -397,6 +426,7 @@ def standings_json(state: ts.TournamentState, upto: int) -> dict[str, Any]:
                 "played": row.played,
                 "tiebreaks": row.tiebreaks,
                 "net": row.net,
+                "ratings": [{"round": r, "rating": rating} for r, rating in row.ratings],
             }
             for row in table.rows
         ],

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from games import store
 from games.api import StreamView
-from games.models import Player, Stream
+from games.models import Player, Stream, Tournament
 from games.representation import event_json
 from games.store import read
 from scarney_site.conditional import conditional, etag_of
@@ -211,6 +211,22 @@ class MatchEventsNdjson(QueryChecked, StreamView):
                 exports.match_event_lines(stream.pk), content_type="application/x-ndjson"
             ),
         )
+
+
+class TournamentEventsNdjson(QueryChecked, APIView):
+    permission_classes = [permissions.AllowAny]
+    renderer_classes = [JSONRenderer, NdjsonRenderer]
+
+    @extend_schema(responses=NDJSON)
+    def get(self, request: Request, pk: uuid.UUID) -> StreamingHttpResponse:
+        """The tournament's events and its matches' and their games' in position order, as
+        NDJSON; a match still playing only for whoever may read it (its recorders, the
+        directors). 404 for a tournament you may not read."""
+        published = Tournament.objects.filter(pk=pk).values_list("published", flat=True).first()
+        if published is None or selectors.tournament_hidden(request.user, pk, published):
+            raise Http404
+        lines = exports.tournament_event_lines(pk, selectors.visible(request.user, "stream__"))
+        return StreamingHttpResponse(lines, content_type="application/x-ndjson")
 
 
 class MatchHistoryCsv(QueryChecked, APIView):

@@ -1,5 +1,5 @@
-"""Exports for other programs (API.md, docs/API.md "Exports"): a match's events as NDJSON, the
-match list as CSV, and a player's plays in the shape play-logging apps import.
+"""Exports for other programs (API.md, docs/API.md "Exports"): a match's or a tournament's events
+as NDJSON, the match list as CSV, and a player's plays in the shape play-logging apps import.
 
 The export shapes are built here from the read models (and, for the NDJSON, the stored events
 as the event list shows them); the views in scoring/api.py parse, check and stream them.
@@ -44,13 +44,31 @@ HISTORY_CSV_COLUMNS = (
 )
 
 
-# --- a match's events --------------------------------------------------------------------------
+# --- a match's or a tournament's events ---------------------------------------------------------
 
 
 def match_event_lines(match_id: uuid.UUID) -> Iterator[str]:
     """The match's events and its games' events in position order, one JSON object a line;
     each names its ``stream`` (the match's id or a game's)."""
-    streams = [match_id, *Game.objects.filter(match_id=match_id).values_list("pk", flat=True)]
+    games = Game.objects.filter(match_id=match_id).values_list("pk", flat=True)
+    return _event_lines([match_id, *games])
+
+
+def tournament_event_lines(tournament_id: uuid.UUID, visible: Q) -> Iterator[str]:
+    """The tournament's events, and those of its tables' matches and their games that the
+    reader may see (``visible``, leading to the stream: a table still playing is its
+    recorders'), in position order, as ``match_event_lines`` writes them."""
+    # The ids listed rather than subqueries in the events' condition: an OR of subqueries
+    # walks the whole events table, a list of ids is read by the stream index.
+    matches = list(
+        Match.objects.filter(visible, tournament_id=tournament_id).values_list("pk", flat=True)
+    )
+    games = Game.objects.filter(visible, match_id__in=matches).values_list("pk", flat=True)
+    return _event_lines([tournament_id, *matches, *games])
+
+
+def _event_lines(streams: list[uuid.UUID]) -> Iterator[str]:
+    """The events of ``streams`` in position order, one JSON object a line with its stream."""
     rows = Event.objects.filter(stream_id__in=streams).order_by("position")
     for row in rows.iterator(chunk_size=1000):
         line = {"stream": str(row.stream_id), **event_json(read(row))}

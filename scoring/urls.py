@@ -12,6 +12,11 @@ urlpatterns = [
         api.MatchEventsNdjson.as_view(),
         name="match-events-ndjson",
     ),
+    path(
+        "tournaments/<uuid:pk>/events.ndjson",
+        api.TournamentEventsNdjson.as_view(),
+        name="tournament-events-ndjson",
+    ),
     path("matches/history.csv", api.MatchHistoryCsv.as_view(), name="match-history-csv"),
     path("players/<int:pk>/plays.json", api.PlayerPlays.as_view(), name="player-plays"),
     path("players/<int:pk>/stats/", api.PlayerStats.as_view(), name="player-stats"),

@@ -17,12 +17,20 @@ from django.test import Client, override_settings
 from django.urls import URLResolver, get_resolver
 from rest_framework.test import APIClient
 
-from games import services
-from games.models import Player
+from games import services, tournament_services
+from games.models import Match, Player
 from scarney_site.query import BAD_VALUE, UNKNOWN_PARAMETER
+from tests.api_seed import tournament
 from tests.scoring.test_player_history import finished_game
 
 pytestmark = pytest.mark.django_db
+
+
+def director_user() -> Any:
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(username="director", is_staff=True)
+
 
 SINGLES_SHEET = [[32, 19, 6], [24, 77, 34], [13, 29, 27], [38, 53, 110], [21, 30, 36]]
 
@@ -120,13 +128,17 @@ def test_the_api_root_links_every_route_under_api_v1_that_takes_no_id(anon: APIC
         "/api/v1/matches/{match}/history/?at_version=1",
         "/api/v1/matches/{match}/?version=1",
         "/api/v1/games/{game}/events/?after=1",
+        "/api/v1/players/?foo=1",
+        "/api/v1/tournaments/?foo=1",
+        "/api/v1/tournaments/{tournament}/events.ndjson?after=1",
     ],
 )
 def test_an_unknown_query_parameter_is_a_400_naming_it(api: APIClient, url: str) -> None:
     game = finished_game("Uma", 1)
     match = singles_sheet(api, SINGLES_SHEET[:1])
     player = Player.objects.get(name="Uma").pk
-    answer = api.get(url.format(game=game, match=match, player=player))
+    cup = tournament(director_user(), ["Vic", "Wyn"])
+    answer = api.get(url.format(game=game, match=match, player=player, tournament=cup))
     assert answer.status_code == 400, answer.content
     body = answer.json()
     assert body["code"] == "query.unknown_parameter" and body["detail"]
@@ -171,6 +183,11 @@ def test_a_malformed_match_filter_is_a_400(api: APIClient, query: str) -> None:
         # a digit to Python's str.isdigit that int() cannot read (found by schemathesis)
         "/api/v1/players/?limit=%C2%B2",
         "/api/v1/events/?limit=%C2%B2",
+        "/api/v1/players/?limit=abc",
+        "/api/v1/players/?limit=201",
+        "/api/v1/players/?q=",
+        "/api/v1/tournaments/?limit=abc",
+        "/api/v1/tournaments/?limit=0",
     ],
 )
 def test_a_malformed_value_is_a_400_on_every_list(api: APIClient, url: str) -> None:
@@ -178,6 +195,70 @@ def test_a_malformed_value_is_a_400_on_every_list(api: APIClient, url: str) -> N
     player = Player.objects.get(name="Ivo").pk
     answer = api.get(url.format(game=game, player=player))
     assert answer.status_code == 400 and answer.json()["code"] == "query.bad_value"
+
+
+@pytest.mark.parametrize("url", ["/api/v1/players/?cursor=@@", "/api/v1/tournaments/?cursor=x"])
+def test_a_cursor_the_register_or_the_tournaments_did_not_give_is_a_400(
+    api: APIClient, url: str
+) -> None:
+    answer = api.get(url)
+    assert answer.status_code == 400 and answer.json()["code"] == "request.bad_cursor"
+
+
+# --- the register and the tournaments page with a cursor ------------------------------------
+
+
+def page_through(api: APIClient, url: str) -> tuple[list[Any], int]:
+    """Every row of a list, following ``next`` from ``url``; and how many pages it took."""
+    rows: list[Any] = []
+    pages = 0
+    while url:
+        answer = api.get(url)
+        assert answer.status_code == 200, answer.content
+        body = answer.json()
+        assert set(body) == {"next", "previous", "results"}
+        rows += body["results"]
+        pages += 1
+        url = body["next"]
+    return rows, pages
+
+
+@pytest.mark.parametrize(("limit", "pages"), [(None, 5), (200, 2), (7, 36)])
+def test_the_register_pages_through_250_players_with_no_repeats(
+    api: APIClient, limit: int | None, pages: int
+) -> None:
+    # given 250 players, many of them namesakes (a page often ends among namesakes)
+    Player.objects.bulk_create(Player(name=f"Player {n % 60:02}") for n in range(250))
+    every = set(Player.objects.values_list("pk", flat=True))
+    # when the register is read page by page
+    url = "/api/v1/players/" + (f"?limit={limit}" if limit else "")
+    rows, taken = page_through(api, url)
+    # then every player comes once, in name order, and the pages end
+    ids = [row["id"] for row in rows]
+    assert len(ids) == len(set(ids)) == 250 and set(ids) == every
+    assert [row["name"] for row in rows] == sorted(row["name"] for row in rows)
+    assert taken == pages
+
+
+def test_the_register_search_pages_too(api: APIClient) -> None:
+    Player.objects.bulk_create(
+        Player(name=f"{'Ann' if n % 2 else 'Bob'} {n:03}") for n in range(250)
+    )
+    rows, pages = page_through(api, "/api/v1/players/?q=ann&limit=50")
+    assert pages == 3 and len({row["id"] for row in rows}) == 125
+    assert all(row["name"].startswith("Ann") for row in rows)
+    first = api.get("/api/v1/players/?q=ann&limit=50").json()
+    second = api.get(first["next"]).json()
+    assert first["previous"] is None and second["previous"] is not None
+    assert api.get(second["previous"]).json()["results"] == first["results"]
+
+
+def test_the_tournaments_page_newest_first_with_no_repeats(api: APIClient) -> None:
+    director = director_user()
+    made = [tournament(director, [f"A{n}", f"B{n}"]) for n in range(5)]
+    rows, pages = page_through(api, "/api/v1/tournaments/?limit=2")
+    assert pages == 3
+    assert [row["id"] for row in rows] == [str(pk) for pk in reversed(made)]
 
 
 def test_matches_filter_by_format_player_status_and_dates(api: APIClient, user: Any) -> None:
@@ -275,6 +356,82 @@ def test_a_match_exports_its_events_and_its_games_events_as_ndjson(
     ]
     positions = [e["position"] for e in lines]
     assert positions == sorted(positions)
+
+
+def ndjson(answer: Any) -> list[dict[str, Any]]:
+    assert answer.status_code == 200 and answer["Content-Type"] == "application/x-ndjson"
+    return [json.loads(line) for line in b"".join(answer.streaming_content).splitlines()]
+
+
+def test_a_tournament_exports_its_events_its_matches_and_their_games_as_ndjson(
+    anon: APIClient,
+) -> None:
+    # given a live duplicate Solitaire evening: two tables, a game started at one of them
+    director = director_user()
+    boss = APIClient()
+    boss.force_authenticate(director)
+    spec = {
+        "name": "Solitaire night",
+        "format": "scarney-solitaire",
+        "system": "tables",
+        "table_size": 1,
+        "rounds": 1,
+        "entry": "live",
+    }
+    cup = tournament_services.tournament_create(spec=spec, user=director).pk
+    for name in ("Ann", "Bob"):
+        tournament_services.entry_add(tournament_id=cup, spec={"name": name}, user=director)
+    tournament_services.round_pair(tournament_id=cup, user=director)
+    tournament_services.correction_record(
+        tournament_id=cup,
+        event_id=uuid.uuid4(),
+        type="round.laid_out",
+        data={"round": 1},
+        user=director,
+    )
+    matches = [
+        str(pk) for pk in Match.objects.filter(tournament_id=cup).values_list("pk", flat=True)
+    ]
+    game = services.game_start(
+        kind="scarney-solitaire", seats=None, match_id=uuid.UUID(matches[0]), user=director
+    )
+    # when the director exports it
+    lines = ndjson(boss.get(f"/api/v1/tournaments/{cup}/events.ndjson"))
+    # then every line is an event with its stream, in position order
+    positions = [line["position"] for line in lines]
+    assert positions == sorted(positions) and len(set(positions)) == len(positions)
+    streams = {line["stream"] for line in lines}
+    assert streams == {str(cup), *matches, str(game.pk)}
+    by_stream = {
+        stream: [line["type"] for line in lines if line["stream"] == stream] for stream in streams
+    }
+    assert by_stream[str(cup)][0] == "tournament.created"
+    assert "round.paired" in by_stream[str(cup)] and "round.laid_out" in by_stream[str(cup)]
+    assert all(by_stream[m][0] == "match.started" for m in matches)
+    assert by_stream[str(game.pk)][0] == "game.started"
+    assert {"id", "version", "type", "data", "meta", "recorded_at", "hash"} <= set(lines[0])
+    # and a visitor reads the published tournament's own events, not its tables still playing
+    seen = ndjson(anon.get(f"/api/v1/tournaments/{cup}/events.ndjson"))
+    assert {line["stream"] for line in seen} == {str(cup)}
+    assert [line["position"] for line in seen] == [
+        line["position"] for line in lines if line["stream"] == str(cup)
+    ]
+
+
+def test_a_hidden_tournaments_export_is_not_there_for_those_who_may_not_read_it(
+    api: APIClient, anon: APIClient
+) -> None:
+    director = director_user()
+    boss = APIClient()
+    boss.force_authenticate(director)
+    spec = {"name": "Private", "format": "high-low-scarney", "rounds": 2, "published": False}
+    hidden = tournament_services.tournament_create(spec=spec, user=director).pk
+    url = f"/api/v1/tournaments/{hidden}/events.ndjson"
+    assert [line["type"] for line in ndjson(boss.get(url))] == ["tournament.created"]
+    for outsider in (api, anon):  # a member who is neither its keeper nor its entrant
+        answer = outsider.get(url)
+        assert answer.status_code == 404 and answer.json()["code"] == "not_found"
+    assert anon.get(f"/api/v1/tournaments/{uuid.uuid4()}/events.ndjson").status_code == 404
 
 
 def test_the_match_history_csv_has_a_row_per_seat_filtered_as_the_list(api: APIClient) -> None:

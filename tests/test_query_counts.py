@@ -160,6 +160,23 @@ def test_tournaments_rounds_and_standings(
         assert len(answer.get("tables", answer.get("rows", []))) >= 5, path
 
 
+def test_a_tournaments_events_export(director: Any, django_assert_max_num_queries: Any) -> None:
+    user, api = director
+    small = tournament(user, ["A", "B"])  # one table
+    big = tournament(user, ["C", "D", "E", "F", "G", "H"])  # three tables
+
+    def lines(pk: Any) -> int:
+        answer = api.get(f"/api/v1/tournaments/{pk}/events.ndjson")
+        assert answer.status_code == 200
+        return len(b"".join(answer.streaming_content).splitlines())
+
+    with django_assert_max_num_queries(BOUND) as before:
+        few = lines(small)
+    with django_assert_max_num_queries(len(before.captured_queries)):
+        many = lines(big)
+    assert many > few >= 2
+
+
 def test_match_history(
     director: Any, django_assert_max_num_queries: Any, django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import folding, tournament_services
-from games.models import Stream
+from games.models import Event, Stream
 from games.tournaments import rounds, swiss
 from tests.games.tournaments.helpers import (
     client_for,
@@ -242,6 +242,51 @@ def test_a_duplicate_solitaire_round_ranks_totals_on_the_same_deal(
         "Dee": (),
     }
     assert "same deal" in table.explain["ratings"]
+    # and the API shows them in every row, an empty list where there is none
+    shown_rows = {r["name"]: r["ratings"] for r in standings(director, made["id"])["rows"]}
+    assert shown_rows == {
+        "Ann": [{"round": 1, "rating": "Fair match"}],
+        "Bob": [{"round": 1, "rating": "Average match"}],
+        "Cid": [{"round": 1, "rating": "Try again!"}],
+        "Dee": [],
+    }
+
+
+def test_standings_rows_carry_an_empty_ratings_list_outside_duplicate_solitaire(
+    director: Any,
+) -> None:
+    made = create(director, format="high-low-scarney", system="swiss", rounds=2)
+    enter(director, made["id"], NAMES[:4])
+    pair(director, made["id"])
+    rows = standings(director, made["id"])["rows"]
+    assert len(rows) == 4 and all(r["ratings"] == [] for r in rows)
+
+
+def test_a_late_entry_over_the_api_gives_its_reason_once_round_one_is_paired(
+    director: Any,
+) -> None:
+    # given a Swiss evening whose first round is paired
+    made = create(director, format="high-low-scarney", system="swiss", rounds=3)
+    enter(director, made["id"], NAMES[:4])
+    pair(director, made["id"])
+    url = f"/api/v1/tournaments/{made['id']}/entries/"
+    # when Jo enters without a reason, then the service asks for one
+    unexplained = director.post(url, {"name": "Jo"}, format="json")
+    assert unexplained.status_code == 422, unexplained.json()
+    assert unexplained.json()["code"] == "tournament.reason_required"
+    # and with one, he is entered from round 2, the reason and the device recorded
+    late = director.post(
+        url, {"name": "Jo", "reason": "came at nine"}, format="json", HTTP_X_DEVICE="desk"
+    )
+    assert late.status_code == 201, late.json()
+    jo = next(e for e in late.json()["entries"] if e["name"] == "Jo")
+    assert jo["joined"] == 2 and jo["status"] == "active"
+    entered = Event.objects.filter(stream_id=made["id"], type="player.entered").last()
+    assert entered is not None
+    assert entered.data["reason"] == "came at nine" and entered.meta["device"] == "desk"
+    # a reason over 500 characters is not the body the schema takes
+    too_long = director.post(url, {"name": "Kay", "reason": "x" * 501}, format="json")
+    assert too_long.status_code == 400 and too_long.json()["code"] == "request.invalid"
 
 
 LAYOUT = {
