@@ -281,6 +281,34 @@ def test_matches_filter_by_format_player_status_and_dates(api: APIClient, user: 
     assert len(api.get("/api/v1/matches/?limit=1").json()["results"]) == 1
 
 
+def test_matches_filter_by_tournament_lists_its_tables_matches_only(api: APIClient) -> None:
+    from tests.games.tournaments.helpers import client_for, create, enter, pair
+
+    # given two tournaments with a round paired each, and a club match outside both
+    _director, director = client_for("director", staff=True)
+    tuesday = create(director, name="Tuesday", format="high-low-scarney", rounds=2)
+    enter(director, tuesday["id"], ["Ann", "Bob", "Cid", "Dee"])
+    tables = {table["match"] for table in pair(director, tuesday["id"])["tables"]}
+    friday = create(director, name="Friday", format="high-low-scarney", rounds=2)
+    enter(director, friday["id"], ["Eve", "Fay"])
+    (other,) = pair(director, friday["id"])["tables"]
+    club = singles_sheet(director, SINGLES_SHEET[:1])
+
+    def ids(query: str) -> set[str]:
+        answer = director.get(f"/api/v1/matches/?{query}")
+        assert answer.status_code == 200, answer.content
+        return {row["id"] for row in answer.json()["results"]}
+
+    # then each tournament lists its own tables' matches, and no other
+    assert len(tables) == 2
+    assert ids(f"tournament={tuesday['id']}") == tables
+    assert ids(f"tournament={friday['id']}") == {other["match"]}
+    assert club in ids("") and club not in ids(f"tournament={tuesday['id']}")
+    # and the filter composes with the others
+    assert ids(f"tournament={tuesday['id']}&format=scarney-singles") == set()
+    assert ids(f"tournament={tuesday['id']}&status=in_progress") == tables
+
+
 # --- conditional GET -------------------------------------------------------------------------
 
 
