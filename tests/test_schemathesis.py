@@ -65,7 +65,7 @@ RULE_JUDGED = [
 # query.bad_value otherwise). Any well-formed value matches the schema; only the server knows
 # which exist.
 DATA_REFERENCES = [
-    "^/api/v1/(games|matches)/$",
+    "^/api/v1/(games|matches|players|tournaments)/$",
     "^/api/v1/(games|matches)/\\{id\\}/(events/)?$",
     "^/api/v1/players/\\{id\\}/(history/|plays.json)$",
     "^/api/v1/events(/|.ndjson)$",
