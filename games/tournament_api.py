@@ -155,13 +155,14 @@ class PlayerMerge(APIView):
 # --- tournaments ------------------------------------------------------------------------------
 
 
-class TournamentView(APIView):
+class TournamentView(QueryChecked, APIView):
     """Published tournaments are read by anyone; the others by their creator, the keepers of
     their tables, their entrants (a register record linked to the user) and the directors
     (``selectors.tournament_readable``). A hidden one is not there: 404, as for anonymous
-    readers before."""
+    readers before. Every read takes ``?as_of=`` and no other parameter unless it says so."""
 
     permission_classes = [drf_permissions.AllowAny]
+    query_names: tuple[str, ...] = ("as_of",)
 
     def folded(self, request: Request, pk: uuid.UUID) -> folding.Folded:
         tournament = Tournament.objects.select_related("stream").get(pk=pk)
@@ -210,7 +211,7 @@ def _utc(text: str) -> datetime | None:
         return None
 
 
-class TournamentList(QueryChecked, TournamentView):
+class TournamentList(TournamentView):
     query_names = PAGE_PARAMS
 
     @extend_schema(
@@ -402,6 +403,8 @@ class TournamentKeepers(TournamentView):
 
 class TournamentStandings(TournamentView):
     """``?round=N`` (default: the latest), ``?as_of=`` a time."""
+
+    query_names = ("round", "as_of")
 
     @extend_schema(parameters=[ROUND_PARAM, AS_OF_PARAM], responses={200: answers.StandingsAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:

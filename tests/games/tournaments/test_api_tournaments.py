@@ -262,6 +262,20 @@ def test_standings_rows_carry_an_empty_ratings_list_outside_duplicate_solitaire(
     assert len(rows) == 4 and all(r["ratings"] == [] for r in rows)
 
 
+def test_a_tournament_read_refuses_a_query_parameter_it_does_not_take(director: Any) -> None:
+    made = create(director, format="high-low-scarney", system="swiss", rounds=2)
+    enter(director, made["id"], NAMES[:4])
+    pair(director, made["id"])
+    base = f"/api/v1/tournaments/{made['id']}"
+    for path in ("/", "/standings/", "/settlement/", "/events/", "/rounds/1/"):
+        refused = director.get(f"{base}{path}", {"roud": "1"})
+        assert refused.status_code == 400, path
+        assert refused.json()["code"] == "query.unknown_parameter", path
+    # what each takes is read as before
+    assert director.get(f"{base}/standings/", {"round": "1"}).status_code == 200
+    assert director.get(f"{base}/", {"as_of": "2999-01-01T00:00:00Z"}).status_code == 200
+
+
 def test_a_late_entry_over_the_api_gives_its_reason_once_round_one_is_paired(
     director: Any,
 ) -> None:
