@@ -31,7 +31,7 @@ from games.api import StreamView
 from games.models import Stream, Tournament
 from scarney_site.query import QueryChecked
 from scarney_site.renderers import CsvRenderer, HtmlRenderer
-from scoring import documents
+from scoring import documents, selectors
 
 
 class PdfRenderer(JSONRenderer):
@@ -148,13 +148,15 @@ class MatchScoreSheet(DocumentMixin, StreamView):
 
 
 class TournamentDocument(DocumentMixin, APIView):
-    """Published tournaments' documents are read by anyone; the rest by logged-in users."""
+    """A tournament's documents are read as the tournament is (``selectors.tournament_hidden``):
+    by anyone once published, else by its creator, its keepers, its linked entrants and the
+    directors; 404 for everyone else."""
 
     permission_classes = [permissions.AllowAny]
 
     def check_tournament(self, request: Request, pk: uuid.UUID) -> None:
         published = Tournament.objects.filter(pk=pk).values_list("published", flat=True).first()
-        if published is None or not (published or request.user.is_authenticated):
+        if published is None or selectors.tournament_hidden(request.user, pk, published):
             raise Http404
 
 

@@ -436,10 +436,21 @@ def test_an_unpublished_tournaments_page_and_scoreboards_are_read_as_its_api() -
         paths = ("", "scoreboard/", "scoreboard/board/", "scoreboard/table/1/")
         return [client.get(base + path).status_code for path in (*paths, paths[3] + "board/")]
 
-    # then its director, keeper and linked entrant read its pages, and nobody else
+    def documents(made: dict[str, Any], user: Any) -> list[int]:
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        base = f"/api/v1/tournaments/{made['id']}/"
+        paths = ("standings.html", "rounds/1/cards.html")
+        return [client.get(base + path).status_code for path in paths]
+
+    # then its director, keeper and linked entrant read its pages and documents, nobody else
     for reader in (chief, kim, ann):
         assert pages(hidden, reader) == [200] * 5
+        assert documents(hidden, reader) == [200] * 2
     for outsider in (sam, None):
         assert pages(hidden, outsider) == [404] * 5
+        assert documents(hidden, outsider) == [404] * 2
     # while a published one is anyone's
     assert pages(shown, sam) == pages(shown, None) == [200] * 5
+    assert documents(shown, sam) == documents(shown, None) == [200] * 2
