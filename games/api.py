@@ -371,22 +371,17 @@ class MatchList(QueryChecked, StreamView):
     def get(self, request: Request) -> Response:
         """Finished public matches and those you record in, newest first."""
         paginator = NewestCursor()
+        # The page's keys (each row's id, version and time), then its body as kept for them
+        # (scoring.answer_cache) or its rows by a prepared statement, their JSON passed through.
         if any(name in request.query_params for name in MatchFilter.base_filters):
             rows = filtered(MatchFilter, request, selectors.match_rows(request.user))
-            # Plain dicts of the listed columns: no model instances, and not the games' figures.
-            page = paginator.paginate_queryset(rows.values(*_LISTED), request, view=self)
+            keyed: Any = rows.values(*match_list.KEYS)
         else:
-            # The list as most read: the page's keys, then its body as kept for them or its
-            # rows by a prepared statement, their JSON columns passed through.
-            unfiltered: Any = match_list.VisibleStandings(request.user, keys_only=True)
-            keys = paginator.paginate_queryset(unfiltered, request, view=self) or []
-            links = (paginator.get_next_link(), paginator.get_previous_link())
-            return cached(request, (keys, links), lambda: _standings_page(paginator, keys))
-        return paginator.get_paginated_response([_standing_json(row) for row in page or []])
-
-
-# The columns of a match list row (the pagination reads ``updated_at`` from them too).
-_LISTED = ("match_id", "format", "status", "standing", "winner", "rating", "warnings", "updated_at")
+            # The list as most read: its keys by one prepared statement too.
+            keyed = match_list.VisibleStandings(request.user, keys_only=True)
+        keys = paginator.paginate_queryset(keyed, request, view=self) or []
+        links = (paginator.get_next_link(), paginator.get_previous_link())
+        return cached(request, (keys, links), lambda: _standings_page(paginator, keys))
 
 
 def _standings_page(paginator: NewestCursor, keys: list[dict[str, Any]]) -> tuple[Response, bool]:

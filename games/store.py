@@ -279,6 +279,44 @@ def _execute_append(
     return StreamHead(int(row[1]), str(row[2]), str(row[3]), snapshot, row[5])
 
 
+def uuid_param(value: uuid.UUID) -> Any:
+    """A uuid as a written statement binds it: itself on PostgreSQL, its hex text on SQLite (as
+    Django stores a UUIDField there)."""
+    return value if connection.vendor == "postgresql" else uuid.UUID(str(value)).hex
+
+
+def prepared_rows(sql: str, params: Any) -> list[tuple[Any, ...]]:
+    """The statement's rows, through Django's cursor wrapper (logged and counted as any query).
+
+    On PostgreSQL as a server-side prepared statement on the persistent connection, for the
+    statements read on every request (the token's, a history's, the match list's): planning
+    their joins cost as much as running them, and they have a few fixed shapes. Django binds
+    client-side and switches preparing off for the connection (prepare_threshold None), so it
+    is switched on for this call only, as for the append (``_fetch``)."""
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows: list[tuple[Any, ...]] = cursor.fetchall()
+            return rows
+    connection.ensure_connection()
+    raw = connection.connection
+    threshold, raw.prepare_threshold = raw.prepare_threshold, 0
+    try:
+        logged = connection.queries_logged
+        wrap = connection.make_debug_cursor if logged else connection.make_cursor
+        inner: Any = psycopg.Cursor(raw)  # server-side binding, which can prepare
+        with wrap(inner) as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        if logged and connection.queries_log and connection.queries_log[-1]["sql"] is None:
+            # A prepared statement's text is not kept by the cursor: log it as bound.
+            ops: Any = connection.ops
+            connection.queries_log[-1]["sql"] = ops.compose_sql(sql, params)
+        return rows
+    finally:
+        raw.prepare_threshold = threshold
+
+
 def _fetch(sql: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
     # A server-side prepared statement: planning this CTE costs half as much as running it.
     # Django's cursors bind client-side and switch preparing off for the whole connection

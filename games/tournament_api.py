@@ -19,6 +19,7 @@ from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions as drf_permissions
 from rest_framework import serializers, status
+from rest_framework.renderers import BrowsableAPIRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -34,6 +35,8 @@ from scarney_site.conditional import conditional, etag_of
 from scarney_site.pagination import CheckedCursorPagination
 from scarney_site.query import QueryChecked
 from scoring import selectors
+from scoring.answer_cache import cached
+from scoring.history import JsonTextRenderer
 
 # The query parameters, for the schema (the views read them below).
 Q_PARAM = OpenApiParameter(
@@ -162,6 +165,7 @@ class TournamentView(QueryChecked, APIView):
     readers before. Every read takes ``?as_of=`` and no other parameter unless it says so."""
 
     permission_classes = [drf_permissions.AllowAny]
+    renderer_classes = [JsonTextRenderer, BrowsableAPIRenderer]  # reads are kept (answer_cache)
     query_names: tuple[str, ...] = ("as_of",)
 
     def folded(self, request: Request, pk: uuid.UUID) -> folding.Folded:
@@ -179,7 +183,11 @@ class TournamentView(QueryChecked, APIView):
         if row is None or selectors.tournament_hidden(request.user, pk, row[1]):
             raise Tournament.DoesNotExist
         etag = etag_of("tournament", pk, row[0], request.GET.urlencode())
-        return conditional(request, etag, lambda: Response(build(self.folded(request, pk))))
+
+        def page() -> tuple[Response, bool]:
+            return Response(build(self.folded(request, pk))), True
+
+        return conditional(request, etag, lambda: cached(request, etag, page))
 
 
 def _as_of_version(request: Request, pk: uuid.UUID) -> int | None:

@@ -15,7 +15,7 @@ from django.db import connection
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
-from games import permissions
+from games import permissions, store
 from scarney_site.access.models import ApiToken, digest_of
 
 
@@ -57,18 +57,17 @@ def token_with_user(digest: str) -> ApiToken | None:
     """The token of ``digest`` with its user, in one written statement: the same query as
     ``select_related("user").get(digest=...)``, without compiling a queryset on every request
     (that was about a third of a web process's CPU under load, docs/BENCHMARKS.md), and with
-    whether the user holds games.direct, so a member's list or history asks no second query."""
+    whether the user holds games.direct, so a member's list or history asks no second query.
+    Prepared on the server: its plan (the permission's joins) is made once per connection."""
     if connection.vendor != "postgresql":
         # Other backends hand back raw values (SQLite: naive datetimes as text) that the ORM
         # converts; this written form is for PostgreSQL, whose driver returns them typed.
         return ApiToken.objects.select_related("user").filter(digest=digest).first()
     sql, token_fields, user_fields = _lookup()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, {"digest": digest, **permissions.direct_params()})
-        row = cursor.fetchone()
-    if row is None:
+    rows = store.prepared_rows(sql, {"digest": digest, **permissions.direct_params()})
+    if not rows:
         return None
-    *values, holds_direct = row
+    *values, holds_direct = rows[0]
     token = ApiToken.from_db(connection.alias, token_fields, values[: len(token_fields)])
     user = get_user_model().from_db(connection.alias, user_fields, values[len(token_fields) :])
     permissions.remember_direct(user, holds_direct)

@@ -16,13 +16,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import psycopg
 from django.db import connection
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
 from games.models import GameSeat, MatchSeat, Player
+from games.store import prepared_rows
 from scoring import selectors
 from scoring.models import GameSummary, MatchStanding
 
@@ -248,37 +248,6 @@ def aware(value: Any) -> dt.datetime:
     if isinstance(value, str):  # SQLite: naive UTC text
         when = dt.datetime.fromisoformat(value)
     return timezone.make_aware(when, dt.UTC) if timezone.is_naive(when) else when
-
-
-def prepared_rows(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
-    """The statement's rows, through Django's cursor wrapper (logged and counted as any query).
-
-    On PostgreSQL as a server-side prepared statement on the persistent connection: planning
-    these joins cost as much as running them, and the statements have a few fixed shapes.
-    Django binds client-side and switches preparing off for the connection (prepare_threshold
-    None), so it is switched on for this call only, as ``games.store`` does for its append."""
-    if connection.vendor != "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            rows: list[tuple[Any, ...]] = cursor.fetchall()
-            return rows
-    connection.ensure_connection()
-    raw = connection.connection
-    threshold, raw.prepare_threshold = raw.prepare_threshold, 0
-    try:
-        logged = connection.queries_logged
-        wrap = connection.make_debug_cursor if logged else connection.make_cursor
-        inner: Any = psycopg.Cursor(raw)  # server-side binding, which can prepare
-        with wrap(inner) as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
-        if logged and connection.queries_log and connection.queries_log[-1]["sql"] is None:
-            # A prepared statement's text is not kept by the cursor: log it as bound.
-            ops: Any = connection.ops
-            connection.queries_log[-1]["sql"] = ops.compose_sql(sql, params)
-        return rows
-    finally:
-        raw.prepare_threshold = threshold
 
 
 # --- the same history as querysets, for callers that filter with their own Q (exports) ----------

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import connection
 
+from games import store
 from scoring import history
 from scoring.models import MatchStanding
 from scoring.selectors import visible_sql
@@ -26,6 +27,7 @@ _COLUMNS = (
 )
 _SELECT = f"{_COLUMNS} JOIN games_stream s ON s.id = ms.match_id"
 # A page's keys: what its rows are and which version of each (scoring/answer_cache.py)
+KEYS = ("match_id", "version", "updated_at")
 _KEYS = (
     "SELECT ms.match_id, ms.version, ms.updated_at FROM scoring_matchstanding ms"
     " JOIN games_stream s ON s.id = ms.match_id"
@@ -89,7 +91,7 @@ def rows_of(keys: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
         sql, params = f"{_COLUMNS} WHERE ms.match_id = ANY(%s)", [ids]
     else:
         sql = f"{_COLUMNS} WHERE ms.match_id IN ({', '.join(['%s'] * len(ids))})"
-        params = [match_id.hex for match_id in ids]  # as SQLite stores a uuid
+        params = [store.uuid_param(match_id) for match_id in ids]
     found = {row["match_id"]: row for row in map(_row, history.prepared_rows(sql, params))}
     rows = [found[key["match_id"]] for key in keys if key["match_id"] in found]
     same = len(rows) == len(keys) and all(

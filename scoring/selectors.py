@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
+from games import store
 from games.models import GameSeat, Match, MatchSeat, Player, Stream, Tournament, TournamentEntry
 from games.permissions import is_director, is_recorder
 from scoring.models import GameSummary, MatchStanding
@@ -136,7 +137,9 @@ def match_rows(user: Any) -> QuerySet[MatchStanding]:
 def games_fingerprint(match_id: Any) -> tuple[int, int]:
     """How many games a match has and the sum of their versions: it changes whenever any of
     them records an event, so a report showing their bonuses can be tagged by it."""
-    found = GameSummary.objects.filter(match_id=match_id).aggregate(
-        count=Count("pk"), versions=Sum("version")
-    )
-    return found["count"], found["versions"] or 0
+    # A prepared statement: it is read before every match report, kept or not.
+    ((count, versions),) = store.prepared_rows(_GAMES_FINGERPRINT, [store.uuid_param(match_id)])
+    return int(count), int(versions or 0)
+
+
+_GAMES_FINGERPRINT = "SELECT COUNT(*), SUM(version) FROM scoring_gamesummary WHERE match_id = %s"

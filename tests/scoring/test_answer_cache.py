@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from games import services
 from games.models import Player, Stream
 from scoring.projections import rebuild_all
+from tests.games.tournaments.helpers import client_for, create, enter
 from tests.scoring.test_player_history import finished_game, sheet_match
 
 pytestmark = pytest.mark.django_db
@@ -118,3 +119,30 @@ def test_rebuilding_the_read_models_forgets_kept_answers(anon: APIClient) -> Non
     assert read(anon, "/api/v1/matches/")[1] == built - 1
     rebuild_all()
     assert read(anon, "/api/v1/matches/")[1] == built
+
+
+def test_a_repeated_match_history_is_the_kept_body_and_a_new_line_is_seen(
+    api: APIClient, user: Any
+) -> None:
+    match = sheet_match("Oz", [116, 63], user=user)  # in progress: read by its recorder
+    path = f"/api/v1/matches/{match}/history/"
+    first, built = read(api, path)
+    again, kept = read(api, path)
+    assert again.content == first.content and again["ETag"] == first["ETag"]
+    assert kept < built
+    add_game_score(match, 36)
+    after = read(api, path)[0]
+    assert after.content != first.content and len(after.json()["games"]) == 3
+
+
+def test_repeated_standings_are_the_kept_body_and_each_entry_is_seen() -> None:
+    director = client_for("director", staff=True)[1]
+    made = create(director, format="high-low-scarney", system="swiss", rounds=2)
+    path = f"/api/v1/tournaments/{made['id']}/standings/"
+    enter(director, made["id"], ["Pat", "Quin"])
+    first, built = read(director, path)
+    again, kept = read(director, path)
+    assert again.content == first.content and kept < built
+    enter(director, made["id"], ["Rex"])
+    names = [row["name"] for row in read(director, path)[0].json()["rows"]]
+    assert sorted(names) == ["Pat", "Quin", "Rex"]

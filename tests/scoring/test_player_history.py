@@ -17,7 +17,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from games import services
-from games.api import _LISTED, NewestCursor
+from games.api import NewestCursor
 from games.models import GameSeat, Player, Stream
 from scoring import history as histories
 from scoring import match_list, selectors
@@ -25,6 +25,8 @@ from scoring.models import GameSummary, MatchStanding
 from tests.play import play_out
 
 pytestmark = pytest.mark.django_db
+# The columns of a match list row as the ORM read them before the written statement.
+_LISTED = ("match_id", "format", "status", "standing", "winner", "rating", "warnings", "updated_at")
 Renderer = histories.JsonTextRenderer
 
 
