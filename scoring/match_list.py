@@ -76,7 +76,7 @@ class VisibleStandings:
         order = "DESC" if self._descending else "ASC"
         sql += f" ORDER BY ms.updated_at {order} LIMIT %s OFFSET %s"
         params += [window.stop - window.start, window.start]
-        rows = history.prepared_rows(sql, params)
+        rows = store.prepared_rows(sql, params)
         return [_key(row) if self._keys_only else _row(row) for row in rows]
 
 
@@ -92,7 +92,7 @@ def rows_of(keys: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
     else:
         sql = f"{_COLUMNS} WHERE ms.match_id IN ({', '.join(['%s'] * len(ids))})"
         params = [store.uuid_param(match_id) for match_id in ids]
-    found = {row["match_id"]: row for row in map(_row, history.prepared_rows(sql, params))}
+    found = {row["match_id"]: row for row in map(_row, store.prepared_rows(sql, params))}
     rows = [found[key["match_id"]] for key in keys if key["match_id"] in found]
     same = len(rows) == len(keys) and all(
         (row["version"], row["updated_at"]) == (key["version"], key["updated_at"])
