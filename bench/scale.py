@@ -68,8 +68,11 @@ def paths(read: str, rng: random.Random) -> tuple[list[str], list[str]]:
     from django.db import connection
 
     with connection.cursor() as cur:
+        # Matches anyone may read: one in progress is its recorders' and the directors' (403)
         cur.execute(
-            "SELECT stream_id FROM games_match ORDER BY random() LIMIT %s", [PATHS_PER_READ]
+            "SELECT m.stream_id FROM games_match m JOIN games_stream s ON s.id = m.stream_id"
+            " WHERE s.is_public AND s.status <> 'in_progress' ORDER BY random() LIMIT %s",
+            [PATHS_PER_READ],
         )
         matches = [str(r[0]) for r in cur.fetchall()]
         cur.execute("SELECT id FROM games_player WHERE name LIKE 'Scale %%'")
