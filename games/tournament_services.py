@@ -260,6 +260,10 @@ def round_repair(
     by_hand = None if tables is None else _hand_tables(tables)
     data = rounds.repair_current(state, min_size=low, max_size=high, by_hand=by_hand)
     data["reason"] = reason
+    if current.layouts and not data.get("layouts"):
+        # A duplicate round paired again keeps its deal: written into the event, since the fold
+        # of round.repaired takes the round as the event gives it (as it always has).
+        data["layouts"] = list(current.layouts)
     _start_matches(stream, folded.header, state, data)
     _append(stream, ts.REPAIRED, data, user, folded, meta=meta)
     old = [t.match for t in current.tables if t.match]

@@ -295,10 +295,9 @@ def _repaired(state: TournamentState, data: Mapping[str, Any]) -> TournamentStat
             "round.has_results",
             f"Round {current.number} already has results: it can no longer be re-paired.",
         )
+    # The round as the event gives it: a duplicate round's layouts are in the event when the
+    # service kept them (tournament_services.round_repair); older events re-pair without them.
     again = _round_from(data)
-    if not again.layouts:
-        # The round's deal stays the round's: a duplicate round paired again keeps its layouts.
-        again = dataclasses.replace(again, layouts=current.layouts)
     return _replace_round(_refielded(state, again), again)
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from games import folding, register, tournament_services
 from games.models import Event, Stream
+from games.rules.base import Move
 from games.rules.errors import IllegalEvent
 from games.rules.scarney_board.board import parse_position
 from games.tournaments import layouts, pairing, rounds, swiss
@@ -361,3 +362,36 @@ def test_a_directors_meta_is_checked_as_a_game_events_is(director: Any) -> None:
             tournament_id=pk, spec={"name": "Ann"}, user=user, meta={"browser": "x"}
         )
     assert refused.value.code == "meta.unknown_field"
+
+
+def test_a_duplicate_round_paired_again_keeps_its_layouts_in_the_event_and_old_streams_fold(
+    director: Any,
+) -> None:
+    # given a duplicate round laid out, then paired again
+    user, api = director
+    pk = tournament(
+        api, format="scarney-solitaire", system="tables", table_size=1, rounds=1, entry="live"
+    )
+    enter(pk, user, ["Ann", "Bob"])
+    tournament_services.round_pair(tournament_id=pk, user=user)
+    tournament_services.correction_record(
+        tournament_id=pk, event_id=uuid.uuid4(), type=ts.LAID_OUT, data={"round": 1}, user=user
+    )
+    dealt = last_event(pk).data["layouts"]
+    tournament_services.round_repair(tournament_id=pk, reason="table moved", user=user)
+    # then the re-pairing carries the deal in its event, and the round keeps it
+    assert last_event(pk).data["layouts"] == dealt
+    assert list(state_of(pk).current.layouts) == dealt  # type: ignore[union-attr]
+    # and a stream recorded before that (a re-pairing without layouts, then laid out again)
+    # still folds: the re-pairing takes the round as its event gives it
+    events = list(Event.objects.filter(stream_id=pk).order_by("version"))
+    state = ts.start(folding.load(Stream.objects.get(pk=pk)).header)
+
+    for event in events[1:]:  # after tournament.created, which the header holds
+        data = dict(event.data)
+        if event.type == ts.REPAIRED:
+            data.pop("layouts")
+        state = ts.apply(state, Move(event.type, data))
+    assert state.current is not None and not state.current.layouts
+    again = ts.apply(state, Move(ts.LAID_OUT, {"round": 1, "layouts": dealt}))
+    assert list(again.current.layouts) == dealt  # type: ignore[union-attr]
