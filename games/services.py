@@ -97,7 +97,8 @@ def player_named(name: str) -> Player:
             "player.ambiguous",
             f"More than one player is called {name!r}: name the player by id or member "
             "number (GET /api/v1/players/?q=...).",
-            candidates=[{"player": p.pk, "member_number": p.member_number} for p in found],
+            # Ids only: a member number is the directors' and its player's (docs/API.md)
+            candidates=[{"player": p.pk, "name": p.name} for p in found],
         )
     if found:
         return found[0]

@@ -81,6 +81,8 @@ OWN_ERRORS: dict[str, dict[str, tuple[str, str]]] = {
     "get /api/v1/webhooks/{id}/": DIRECTORS_ONLY,
     "delete /api/v1/webhooks/{id}/": DIRECTORS_ONLY,
     "get /api/v1/webhooks/{id}/deliveries/": DIRECTORS_ONLY,
+    "get /api/v1/events/": DIRECTORS_ONLY,
+    "get /api/v1/events.ndjson": DIRECTORS_ONLY,
 }
 
 

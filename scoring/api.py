@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games import permissions as game_permissions
 from games import store
 from games.api import StreamView
 from games.models import Player, Stream, Tournament
@@ -57,7 +58,9 @@ def _page(after: int, limit: int) -> list[dict[str, Any]]:
 
 
 class EventFeed(QueryChecked, APIView):
-    permission_classes = [permissions.IsAuthenticated]
+    # Every event of every stream (games in progress, private ones, unpublished tournaments,
+    # the register's member numbers): the directors' (the services answer 401/403).
+    permission_classes = [permissions.AllowAny]
     query_names = ("after", "limit")
 
     @extend_schema(parameters=[AFTER, LIMIT], responses={200: answers.FeedPage})
@@ -65,8 +68,9 @@ class EventFeed(QueryChecked, APIView):
         """Events of every stream after ``after``; page on with ``next`` until it is null.
 
         The order is that of the writing transactions, so it may differ from position order; it
-        never skips an event that commits later.
+        never skips an event that commits later. Directors only.
         """
+        game_permissions.check_director(request.user)
         after = _int_param(request, "after", 0, 0, 2**62)
         limit = _int_param(request, "limit", 100, 1, MAX_LIMIT)
         results = _page(after, limit)
@@ -81,13 +85,15 @@ NDJSON = {(200, "application/x-ndjson"): OpenApiTypes.STR}
 
 
 class EventFeedNdjson(QueryChecked, APIView):
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [permissions.AllowAny]  # the directors' (EventFeed)
     renderer_classes = [JSONRenderer, NdjsonRenderer]
     query_names = ("after",)
 
     @extend_schema(parameters=[AFTER], responses=NDJSON)
     def get(self, request: Request) -> StreamingHttpResponse:
-        """The feed after ``after`` as NDJSON, one event a line, up to the present."""
+        """The feed after ``after`` as NDJSON, one event a line, up to the present. Directors
+        only."""
+        game_permissions.check_director(request.user)
         after = _int_param(request, "after", 0, 0, 2**62)
         try:
             feed.position_known(after)  # refuses an unknown position before streaming starts

@@ -27,6 +27,7 @@ from games.representation import game_json, game_status
 from games.rules.base import Analysable
 from games.rules.errors import RuleError
 from games.store import EventIdReused, VersionConflict
+from scoring import selectors
 
 TABLE = "games/pages/_table.html"
 ADVICE = "games/pages/_advice.html"
@@ -72,7 +73,7 @@ def game_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     """The whole page of one game."""
     stream = get_object_or_404(Stream, pk=pk, category=Stream.Category.GAME)
     if not _may_read(request, stream):
-        return render(request, "games/pages/login_needed.html", status=401)
+        return _not_readable(request, "games/pages/login_needed.html")
     context = _table_context(request, stream, folding.load(stream))
     return render(request, "games/pages/game.html", context)
 
@@ -82,7 +83,7 @@ def game_table(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     """The table partial; ``?version=N`` answers 204 while the game is still at version N."""
     stream = get_object_or_404(Stream, pk=pk, category=Stream.Category.GAME)
     if not _may_read(request, stream):
-        return _login_needed(request)
+        return _not_readable(request, "games/pages/_login_needed.html")
     if request.GET.get("version") == str(stream.version):
         return HttpResponse(status=204)  # nothing new: the poller leaves the page alone
     return _table(request, stream, folding.load(stream))
@@ -93,7 +94,7 @@ def game_move(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     """Record one move through the service; answer the table as it now stands."""
     stream = get_object_or_404(Stream, pk=pk, category=Stream.Category.GAME)
     if not _may_read(request, stream):
-        return _login_needed(request)
+        return _not_readable(request, "games/pages/_login_needed.html")
     form = MoveForm(request.POST)
     if not form.is_valid():
         return _refused(request, stream, _first_error(form), 400)
@@ -182,7 +183,7 @@ def game_advice(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     rendered on request into the page; a position it cannot solve gets its sentence."""
     stream = get_object_or_404(Stream, pk=pk, category=Stream.Category.GAME)
     if not _may_read(request, stream):
-        return _login_needed(request)
+        return _not_readable(request, "games/pages/_login_needed.html")
     folded = folding.load(stream)
     if not advice_offered(folded):
         # Answered 200 with a sentence: htmx swaps only successful answers into the page.
@@ -196,14 +197,16 @@ def game_advice(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
 
 
 def _may_read(request: HttpRequest, stream: Stream) -> bool:
-    """As the API: a finished public game for anyone, a game in progress after logging in."""
+    """As the API (``selectors.stream_readable``): a finished public game for anyone; one in
+    progress or private for its recorders, its seated players and the directors."""
+    return selectors.stream_readable(request.user, stream)
+
+
+def _not_readable(request: HttpRequest, login_template: str) -> HttpResponse:
+    """401 with a way to log in for a visitor; 403 saying whose it is for anyone else."""
     if request.user.is_authenticated:
-        return True
-    return stream.is_public and stream.status != Stream.Status.IN_PROGRESS
-
-
-def _login_needed(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/pages/_login_needed.html", status=401)
+        return render(request, login_template.replace("login_needed", "not_yours"), status=403)
+    return render(request, login_template, status=401)
 
 
 def _first_error(form: MoveForm) -> str:

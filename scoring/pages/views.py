@@ -65,8 +65,8 @@ class LineForm(forms.Form):
 def match_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     """The score sheet of a match, its chart and, for a sheet match, the next game's line."""
     stream = _match_stream(request, pk)
-    if stream is None:
-        return render(request, "games/pages/login_needed.html", status=401)
+    if isinstance(stream, HttpResponse):
+        return stream
     return _match(request, stream)
 
 
@@ -74,8 +74,8 @@ def match_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
 def match_line(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     """Record the next game's scores (``game.scored``) through the service."""
     stream = _match_stream(request, pk)
-    if stream is None:
-        return render(request, "games/pages/login_needed.html", status=401)
+    if isinstance(stream, HttpResponse):
+        return stream
     names = [p["name"] for p in folding.load(stream).header["players"]]
     form = LineForm(request.POST, names=names)
     if not form.is_valid():
@@ -158,14 +158,15 @@ def _tournament_of(match: Match) -> dict[str, Any] | None:
     return {"id": match.tournament_id, "round": match.round_number, "table": match.table_number}
 
 
-def _match_stream(request: HttpRequest, pk: uuid.UUID) -> Stream | None:
-    """The match's stream, or None when a visitor must log in first (as the API reads)."""
+def _match_stream(request: HttpRequest, pk: uuid.UUID) -> Stream | HttpResponse:
+    """The match's stream if the reader may read it (as the API: ``selectors.stream_readable``),
+    else the answer: 401 with a way to log in for a visitor, 403 for anyone else."""
     stream = get_object_or_404(Stream, pk=pk, category=Stream.Category.MATCH)
+    if selectors.stream_readable(request.user, stream):
+        return stream
     if request.user.is_authenticated:
-        return stream
-    if stream.is_public and stream.status != Stream.Status.IN_PROGRESS:
-        return stream
-    return None
+        return render(request, "games/pages/not_yours.html", status=403)
+    return render(request, "games/pages/login_needed.html", status=401)
 
 
 def _form_sentence(form: LineForm) -> str:

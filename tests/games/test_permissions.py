@@ -454,3 +454,28 @@ def test_an_unpublished_tournaments_page_and_scoreboards_are_read_as_its_api() -
     # while a published one is anyone's
     assert pages(shown, sam) == pages(shown, None) == [200] * 5
     assert documents(shown, sam) == documents(shown, None) == [200] * 2
+
+
+def test_the_pages_of_a_game_or_match_in_progress_are_read_as_the_api_reads_them() -> None:
+    # given a game and a sheet match in progress, made by their recorder
+    _, recorder = client_of("recorder")
+    _, stranger = client_of("stranger")
+    game = services.game_start(kind="scarney-solitaire", seats=[{"name": "Ann"}], user=recorder)
+    match = services.match_start(
+        format="scarney-solitaire", players=[{"name": "Ann"}], entry="sheet", user=recorder
+    )
+
+    def status(user: Any, path: str) -> int:
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        return int(client.get(path).status_code)
+
+    paths = (f"/games/{game.pk}/", f"/games/{game.pk}/table/", f"/matches/{match.pk}/")
+    # then its recorder reads them, a visitor is asked to log in, anyone else is refused
+    assert [status(recorder, p) for p in paths] == [200] * 3
+    assert [status(None, p) for p in paths] == [401] * 3
+    assert [status(stranger, p) for p in paths] == [403] * 3
+    refused = Client()
+    refused.force_login(stranger)
+    assert "not yours to follow" in refused.get(paths[0]).content.decode()

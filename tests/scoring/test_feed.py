@@ -21,6 +21,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 POSITION = {"C1": "B1", "C2": "R1", "C5": "Y2", "C9": "G4"}
 
 
+@pytest.fixture
+def user(db: Any) -> Any:
+    """The feed is the directors' (every stream's events): the ``api`` client's user is staff."""
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(
+        username="director", password="secret-pass-1", is_staff=True
+    )
+
+
 def study_game(name: str) -> uuid.UUID:
     game = services.game_start(
         kind="scarney-solitaire", seats=[{"name": name}], setup={"position": POSITION}
@@ -100,3 +110,18 @@ def test_a_bad_cursor_is_a_400_with_a_code(api: APIClient, query: str) -> None:
 def test_the_feed_needs_a_login(anon: Any) -> None:
     assert anon.get("/api/v1/events/").status_code == 401
     assert anon.get("/api/v1/events.ndjson").status_code == 401
+
+
+def test_the_feed_is_the_directors(db: Any) -> None:
+    # a member would read every game in progress, private play and member number through it
+    from django.contrib.auth import get_user_model
+
+    from scarney_site.access.models import ApiToken
+
+    member = get_user_model().objects.create_user(username="member", password="secret-pass-1")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {ApiToken.objects.issue(member)[1]}")
+    for path in ("/api/v1/events/", "/api/v1/events.ndjson"):
+        refused = client.get(path)
+        assert refused.status_code == 403, path
+        assert refused.json()["code"] == "permission.director_only", path

@@ -25,14 +25,25 @@ class Command(BaseCommand):
             default=None,
             help=f"lifetime in days (default: {settings.API_TOKEN_LIFETIME_DAYS})",
         )
+        parser.add_argument(
+            "--staff",
+            action="store_true",
+            help="make the user staff: a director (who reads the feed)",
+        )
 
-    def handle(self, *args: object, username: str, days: int | None, **options: object) -> None:
+    def handle(
+        self, *args: object, username: str, days: int | None, staff: bool, **options: object
+    ) -> None:
         user_model = get_user_model()
         user, created = user_model.objects.get_or_create(username=username)
         if created:
             user.set_unusable_password()
             user.save()
             self.stderr.write(f"Created user {username!r} (no password; API token only).")
+        if staff and not user.is_staff:
+            user.is_staff = True
+            user.save(update_fields=["is_staff"])
+            self.stderr.write(f"{username!r} is now staff (a director).")
         ApiToken.objects.filter(user=user, expires__lte=timezone.now()).delete()
         earlier = ApiToken.objects.filter(user=user).count()
         lifetime = None if days is None else timedelta(days=days)

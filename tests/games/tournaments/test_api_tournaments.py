@@ -383,6 +383,10 @@ def test_two_members_may_share_a_name_and_a_seat_by_that_name_is_ambiguous(direc
         f"/api/v1/tournaments/{tournament['id']}/entries/", {"name": "Bob"}, format="json"
     )
     assert response.status_code == 422 and response.json()["code"] == "player.ambiguous"
+    # the candidates name each namesake by id, never by member number (the directors' to see)
+    candidates = response.json()["candidates"]
+    assert {c["player"] for c in candidates} == {p["id"] for p in found[:2]}
+    assert all(set(c) == {"player", "name"} for c in candidates)
     by_number = director.post(
         f"/api/v1/tournaments/{tournament['id']}/entries/", {"member_number": "102"}, format="json"
     )
