@@ -70,8 +70,10 @@ def test_only_the_games_recorders_may_move_and_a_visitor_is_asked_to_log_in(
 ) -> None:
     stranger = get_user_model().objects.create_user(username="stranger", password="x-pass-123")
     answer = move(logged_in(stranger), game)
+    # a game in progress is not his to read, let alone to record in (as the API answers)
     assert answer.status_code == 403
-    assert "Only this game" in answer.content.decode()
+    assert "not yours to follow" in answer.content.decode()
+    assert 'data-role="status"' in answer.content.decode()
     assert move(Client(), game).status_code == 401
     assert Client().get(f"/games/{game.pk}/").status_code == 401
     assert Client().get(f"/games/{uuid.uuid4()}/").status_code == 404

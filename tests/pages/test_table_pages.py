@@ -157,7 +157,10 @@ def test_a_visitor_sees_results_and_read_only_games_and_logs_in(
             data={"from": frm, "to": to},
             user=keeper,
         )
-    playing = services.game_start(kind="scarney-3000", seats=[{"name": "A"}, {"name": "B"}])
+    # in progress: the visitor is asked to log in; the keeper, its recorder, then reads it
+    playing = services.game_start(
+        kind="scarney-3000", seats=[{"name": "A"}, {"name": "B"}], user=keeper
+    )
     page.goto("/")
     assert "Scarney Solitaire" in page.locator("#recent-title + ul").inner_text()
     check_page(page, axe_script, "home-visitor")
