@@ -23,12 +23,12 @@ from games.representation import event_json, game_json, game_status, match_json
 from games.rules.events import MATCH_SETTLED
 from scarney_site.conditional import conditional, etag_of
 from scarney_site.pagination import CheckedCursorPagination
-from scarney_site.query import QueryChecked, bad_value, filtered
+from scarney_site.query import QueryChecked, bad_value, filter_values, filtered
 from scarney_site.schema import filter_parameters
 from scoring import history, match_list, selectors
 from scoring.answer_cache import cached
 from scoring.filters import GameFilter, MatchFilter
-from scoring.models import GameSummary
+from scoring.models import GameSummary, MatchStanding
 
 AT_VERSION = OpenApiParameter(
     "at_version", {"type": "integer", "minimum": 1}, description="State as of version N."
@@ -373,12 +373,11 @@ class MatchList(QueryChecked, StreamView):
         paginator = NewestCursor()
         # The page's keys (each row's id, version and time), then its body as kept for them
         # (scoring.answer_cache) or its rows by a prepared statement, their JSON passed through.
-        if any(name in request.query_params for name in MatchFilter.base_filters):
-            rows = filtered(MatchFilter, request, selectors.match_rows(request.user))
-            keyed: Any = rows.values(*match_list.KEYS)
-        else:
-            # The list as most read: its keys by one prepared statement too.
-            keyed = match_list.VisibleStandings(request.user, keys_only=True)
+        # The keys by one prepared statement, the filters' values read by the FilterSet (built
+        # only when a filter is given: the list as most read has none).
+        given = any(name in request.query_params for name in MatchFilter.base_filters)
+        values = filter_values(MatchFilter, request, MatchStanding) if given else {}
+        keyed: Any = match_list.VisibleStandings(request.user, keys_only=True, filters=values)
         keys = paginator.paginate_queryset(keyed, request, view=self) or []
         links = (paginator.get_next_link(), paginator.get_previous_link())
         return cached(request, (keys, links), lambda: _standings_page(paginator, keys))

@@ -61,13 +61,29 @@ def filtered(
     filterset_class: type[django_filters.FilterSet], request: Request, rows: QuerySet[_M]
 ) -> QuerySet[_M]:
     """``rows`` narrowed by the FilterSet, or ``query.bad_value`` naming each bad value."""
+    narrowed: QuerySet[_M] = _checked(filterset_class, request, rows).qs
+    return narrowed
+
+
+def filter_values(
+    filterset_class: type[django_filters.FilterSet], request: Request, model: type[Model]
+) -> dict[str, Any]:
+    """The filters' values as the FilterSet reads and checks them (``query.bad_value`` as for
+    ``filtered``), for a list that writes its own statement from them."""
+    filterset = _checked(filterset_class, request, model._default_manager.none())
+    values: dict[str, Any] = filterset.form.cleaned_data
+    return {name: value for name, value in values.items() if value not in (None, "")}
+
+
+def _checked(
+    filterset_class: type[django_filters.FilterSet], request: Request, rows: QuerySet[Any]
+) -> django_filters.FilterSet:
     filterset = filterset_class(request.query_params, queryset=rows, request=request)
     if not filterset.is_valid():
         errors = {name: [str(m) for m in messages] for name, messages in filterset.errors.items()}
         name, messages = next(iter(errors.items()))
         raise QueryError(BAD_VALUE, f"{name}: {messages[0]}", errors=errors)
-    narrowed: QuerySet[_M] = filterset.qs
-    return narrowed
+    return filterset
 
 
 class QueryChecked:

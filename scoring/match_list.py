@@ -11,10 +11,12 @@ ORM as before; tests/scoring check that both give the same pages.
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from typing import Any
 
 from django.db import connection
+from django.utils import timezone
 
 from games import store
 from scoring import history
@@ -46,30 +48,42 @@ class VisibleStandings:
         descending: bool = True,
         bound: tuple[str, Any] | None = None,
         keys_only: bool = False,
+        filters: dict[str, Any] | None = None,
     ) -> None:
         self._user = user
         self._descending = descending
         self._bound = bound
         self._keys_only = keys_only
+        self._filters = filters or {}
 
     def order_by(self, *fields: str) -> VisibleStandings:
         if fields not in (("-updated_at",), ("updated_at",)):
             raise ValueError(f"the match list is ordered by updated_at only, not {fields}")
         descending = fields[0].startswith("-")
-        return VisibleStandings(self._user, descending, self._bound, self._keys_only)
+        return self._with(descending=descending)
 
     def filter(self, **lookup: Any) -> VisibleStandings:
         ((name, position),) = lookup.items()
         when = MatchStanding._meta.get_field("updated_at").to_python(position)
         # As the ORM binds it: SQLite compares text, written without the zone
         bound = connection.ops.adapt_datetimefield_value(when)
-        return VisibleStandings(
-            self._user, self._descending, (_BOUNDS[name], bound), self._keys_only
-        )
+        return self._with(bound=(_BOUNDS[name], bound))
+
+    def _with(self, **changed: Any) -> VisibleStandings:
+        values = {
+            "descending": self._descending,
+            "bound": self._bound,
+            "keys_only": self._keys_only,
+            "filters": self._filters,
+        }
+        return VisibleStandings(self._user, **{**values, **changed})
 
     def __getitem__(self, window: slice) -> list[dict[str, Any]]:
         visible, params = visible_sql(self._user, "s")
         sql = f"{_KEYS if self._keys_only else _SELECT} WHERE {visible}"
+        where, where_params = filter_sql(self._filters)
+        sql += where
+        params += where_params
         if self._bound is not None:
             sql += f" AND ms.updated_at {self._bound[0]} %s"
             params.append(self._bound[1])
@@ -78,6 +92,45 @@ class VisibleStandings:
         params += [window.stop - window.start, window.start]
         rows = store.prepared_rows(sql, params)
         return [_key(row) if self._keys_only else _row(row) for row in rows]
+
+
+def filter_sql(filters: dict[str, Any]) -> tuple[str, list[Any]]:
+    """The match list's filters (``scoring.filters.MatchFilter``'s values, read and checked by
+    it) as SQL on the standing ``ms``: the FilterSet's own query went through ``games_match``
+    for every row and was compiled on every request. A date is a day in the current time zone,
+    as Django's ``__date`` takes it: ``since`` from its first instant, ``until`` to the next
+    day's."""
+    sql, params = "", []
+    if filters.get("format"):
+        sql += " AND ms.format = %s"
+        params.append(filters["format"])
+    if filters.get("status"):
+        sql += " AND ms.status = %s"
+        params.append(filters["status"])
+    if filters.get("player") is not None:
+        sql += (
+            " AND EXISTS (SELECT 1 FROM games_matchseat seat"
+            " WHERE seat.match_id = ms.match_id AND seat.player_id = %s)"
+        )
+        params.append(int(filters["player"]))
+    if filters.get("tournament") is not None:
+        sql += (
+            " AND EXISTS (SELECT 1 FROM games_match m"
+            " WHERE m.stream_id = ms.match_id AND m.tournament_id = %s)"
+        )
+        params.append(store.uuid_param(filters["tournament"]))
+    if filters.get("since"):
+        sql += " AND ms.updated_at >= %s"
+        params.append(_midnight(filters["since"]))
+    if filters.get("until") and filters["until"] < dt.date.max:
+        sql += " AND ms.updated_at < %s"
+        params.append(_midnight(filters["until"] + dt.timedelta(days=1)))
+    return sql, params
+
+
+def _midnight(day: dt.date) -> Any:
+    at = timezone.make_aware(dt.datetime.combine(day, dt.time()), timezone.get_current_timezone())
+    return connection.ops.adapt_datetimefield_value(at)
 
 
 def rows_of(keys: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:

@@ -18,9 +18,11 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.api import NewestCursor
-from games.models import GameSeat, Player, Stream
+from games.models import GameSeat, Match, Player, Stream, Tournament
+from scarney_site.query import filter_values, filtered
 from scoring import history as histories
 from scoring import match_list, selectors
+from scoring.filters import MatchFilter
 from scoring.models import GameSummary, MatchStanding
 from tests.play import play_out
 
@@ -296,6 +298,61 @@ def _page_as_the_view_reads_it(paginator: NewestCursor, reader: Any, request: An
     rows, current = match_list.rows_of(keys)
     assert current and [row["match_id"] for row in rows] == [key["match_id"] for key in keys]
     return [{name: value for name, value in row.items() if name != "version"} for row in rows]
+
+
+def test_the_filtered_match_list_statement_agrees_with_the_filterset_page_by_page() -> None:
+    # given matches of two formats, players, statuses, days and a tournament's table
+    people = readers()
+    recorder = people["recorder"]
+    done = [sheet_match("Gus", [116, 63, 36, 63, 116]) for _ in range(3)]
+    sheet_match("Hal", [116, 63, 36, 63, 116])
+    sheet_match("Gus", [80], user=recorder)  # in progress
+    high_low = services.match_start(
+        format="high-low-scarney", players=[{"name": "Gus"}, {"name": "Ivy"}], entry="sheet"
+    )
+    Stream.objects.filter(pk=done[1]).update(is_public=False)
+    MatchStanding.objects.filter(pk=done[0]).update(
+        updated_at=dt.datetime(2024, 3, 1, 23, 30, tzinfo=dt.UTC)
+    )
+    cup = Tournament.objects.create(stream=Stream.objects.create(category="tournament"), name="Cup")
+    Match.objects.filter(pk=done[2]).update(tournament=cup)
+    gus, ivy = (Player.objects.get(name=n).pk for n in ("Gus", "Ivy"))
+    queries = [
+        {"format": "scarney-solitaire"},
+        {"format": "high-low-scarney", "status": "in_progress"},
+        {"player": str(gus), "limit": "2"},
+        {"player": str(ivy)},
+        {"status": "finished", "player": str(gus)},
+        {"tournament": str(cup.pk)},
+        {"since": "2024-03-01", "until": "2024-03-01"},
+        {"since": "2024-03-02"},
+        {"until": "2024-03-01", "format": "scarney-solitaire"},
+    ]
+    assert high_low
+    listed = 0
+    for name, reader in people.items():
+        for params in queries:
+            request = _list_request(params)
+            request.user = reader
+            paginator, expected_paginator = NewestCursor(), NewestCursor()
+            while True:
+                values = filter_values(MatchFilter, request, MatchStanding)
+                mine = match_list.VisibleStandings(reader, keys_only=True, filters=values)
+                keys = paginator.paginate_queryset(mine, request)
+                rows = filtered(MatchFilter, request, selectors.match_rows(reader))
+                expected = expected_paginator.paginate_queryset(
+                    rows.values(*match_list.KEYS), request
+                )
+                assert keys == expected, (name, params)
+                listed += len(keys)
+                link = paginator.get_next_link()
+                assert link == expected_paginator.get_next_link(), (name, params)
+                if link is None:
+                    break
+                request = _list_request({**params, "cursor": _cursor_of(link)})
+                request.user = reader
+                paginator, expected_paginator = NewestCursor(), NewestCursor()
+    assert listed > 40  # the filters found rows, for each kind of reader differently
 
 
 def test_the_match_list_answers_the_same_bytes_as_the_decoded_values(
