@@ -207,15 +207,11 @@ CACHES = {
         if os.environ.get("REDIS_URL")
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ),
-    # Rendered history pages and match lists, per process, under the fingerprint they were
-    # built from (scoring/answer_cache.py): a repeated read costs its fingerprint only.
-    "answers": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "answers",
-        "TIMEOUT": int(os.environ.get("ANSWER_CACHE_SECONDS", "600")),
-        "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("ANSWER_CACHE_ENTRIES", "1000"))},
-    },
 }
+
+# Rendered reads kept per web process under the fingerprint they were built from
+# (scoring/answer_cache.py), at most this many bytes of bodies; 0 keeps none.
+ANSWER_CACHE_BYTES = int(os.environ.get("ANSWER_CACHE_BYTES", str(64 * 1024 * 1024)))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Scarney Scorekeeper API",

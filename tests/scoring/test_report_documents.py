@@ -211,8 +211,9 @@ def test_a_real_worker_renders_the_sheet_and_renders_it_again_after_a_later_even
     match = high_low_match(api)
     sheet_line(api, match, HL_WIN)
 
-    # the first reader hears 202, and the worker renders the sheet
-    assert api.get(f"/api/v1/matches/{match}/score-sheet.pdf").status_code == 202
+    # the first reader hears 202 unless the worker, rendering ahead, was quicker (the 202
+    # itself is checked without a worker above), and the worker renders the sheet
+    assert api.get(f"/api/v1/matches/{match}/score-sheet.pdf").status_code in (200, 202)
     wait_for(
         lambda: api.get(f"/api/v1/matches/{match}/score-sheet.pdf").status_code == 200,
         "the worker to render the sheet",
