@@ -75,9 +75,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def issue_token(env: dict[str, str]) -> str:
+def issue_token(env: dict[str, str], username: str = "bench", staff: bool = False) -> str:
     out = subprocess.run(
-        [sys.executable, "manage.py", "issue_token", "bench"],
+        [sys.executable, "manage.py", "issue_token", username, *(["--staff"] if staff else [])],
         cwd=_common.ROOT,
         env=env,
         capture_output=True,

@@ -251,25 +251,14 @@ def main() -> None:
             results["reads"].append(result)
         if args.feed_events:
             # The all-stream feed is the directors': a staff user of its own reads it
-            results["feed"] = measure_feed(port, director_token(env), url, args)
+            results["feed"] = measure_feed(
+                port, bench_http.issue_token(env, "bench-director", staff=True), url, args
+            )
             f = results["feed"]
             print(f"  feed: {f['ratio']:.2f} of psycopg's rate (target >= 0.5)", flush=True)
     finally:
         bench_http.stop_gunicorn(proc)
     record(results)
-
-
-def director_token(env: dict[str, str]) -> str:
-    out = subprocess.run(
-        [sys.executable, "manage.py", "issue_token", "bench-director", "--staff"],
-        cwd=_common.ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    return out.stdout.strip().splitlines()[-1]
 
 
 def record(payload: dict[str, Any]) -> None:
