@@ -377,7 +377,7 @@ class MatchList(QueryChecked, StreamView):
         # only when a filter is given: the list as most read has none).
         given = any(name in request.query_params for name in MatchFilter.base_filters)
         values = filter_values(MatchFilter, request, MatchStanding) if given else {}
-        keyed: Any = match_list.VisibleStandings(request.user, keys_only=True, filters=values)
+        keyed: Any = match_list.VisibleStandings(request.user, filters=values)
         keys = paginator.paginate_queryset(keyed, request, view=self) or []
         links = (paginator.get_next_link(), paginator.get_previous_link())
         return cached(request, (keys, links), lambda: _standings_page(paginator, keys))

@@ -1,12 +1,14 @@
-"""The match list's rows for a reader, as one statement written by hand (``GET /matches/``).
+"""The match list's pages for a reader, as statements written by hand (``GET /matches/``).
 
-The unfiltered list is the one read most often (the club's front page, every client's
-refresh). Its queryset (standings joined to their streams under the visibility condition)
-cost more to build and compile than to run, and its jsonb columns were decoded only to be
-encoded again. ``VisibleStandings`` answers DRF's cursor pagination as a queryset would
-(``order_by`` and ``filter`` on ``updated_at``, a slice) with a prepared statement, and passes
-the JSON columns through as ``JsonText``. A filtered list goes through the FilterSet and the
-ORM as before; tests/scoring check that both give the same pages.
+The list is read most often (the club's front page, every client's refresh). Its queryset
+(standings joined to their streams under the visibility condition, and for a filter through
+``games_match``) cost more to build and compile than to run, and its jsonb columns were decoded
+only to be encoded again. ``VisibleStandings`` answers DRF's cursor pagination as a queryset
+would (``order_by`` and ``filter`` on ``updated_at``, a slice) with a prepared statement giving
+each row's key (id, version, time), the filters written from the FilterSet's checked values;
+``rows_of`` then reads the page's whole rows by those keys, unless the answer is kept for them
+(scoring/answer_cache.py), and passes the JSON columns through as ``JsonText``. tests/scoring
+check both against the querysets they replace, page by page and for every kind of reader.
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ _COLUMNS = (
     "SELECT ms.match_id, ms.format, ms.status, ms.standing, ms.winner, ms.rating, ms.warnings,"
     " ms.updated_at, ms.version FROM scoring_matchstanding ms"
 )
-_SELECT = f"{_COLUMNS} JOIN games_stream s ON s.id = ms.match_id"
 # A page's keys: what its rows are and which version of each (scoring/answer_cache.py)
 KEYS = ("match_id", "version", "updated_at")
 _KEYS = (
@@ -47,13 +48,11 @@ class VisibleStandings:
         user: Any,
         descending: bool = True,
         bound: tuple[str, Any] | None = None,
-        keys_only: bool = False,
         filters: dict[str, Any] | None = None,
     ) -> None:
         self._user = user
         self._descending = descending
         self._bound = bound
-        self._keys_only = keys_only
         self._filters = filters or {}
 
     def order_by(self, *fields: str) -> VisibleStandings:
@@ -73,14 +72,13 @@ class VisibleStandings:
         values = {
             "descending": self._descending,
             "bound": self._bound,
-            "keys_only": self._keys_only,
             "filters": self._filters,
         }
         return VisibleStandings(self._user, **{**values, **changed})
 
     def __getitem__(self, window: slice) -> list[dict[str, Any]]:
         visible, params = visible_sql(self._user, "s")
-        sql = f"{_KEYS if self._keys_only else _SELECT} WHERE {visible}"
+        sql = f"{_KEYS} WHERE {visible}"
         where, where_params = filter_sql(self._filters)
         sql += where
         params += where_params
@@ -91,7 +89,7 @@ class VisibleStandings:
         sql += f" ORDER BY ms.updated_at {order} LIMIT %s OFFSET %s"
         params += [window.stop - window.start, window.start]
         rows = store.prepared_rows(sql, params)
-        return [_key(row) if self._keys_only else _row(row) for row in rows]
+        return [_key(row) for row in rows]
 
 
 def filter_sql(filters: dict[str, Any]) -> tuple[str, list[Any]]:
@@ -134,7 +132,7 @@ def _midnight(day: dt.date) -> Any:
 
 
 def rows_of(keys: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
-    """The whole rows of a page read by its keys (``VisibleStandings(keys_only=True)``), in
+    """The whole rows of a page read by its keys (``VisibleStandings``), in
     the keys' order, and whether each is still at the version its key names (if not, the
     page is newer than its keys and is not kept under them)."""
     if not keys:

@@ -284,9 +284,7 @@ def test_the_unfiltered_match_list_agrees_with_the_queryset_page_by_page() -> No
                 # and back: the previous page of this one is the page before, as the ORM has it
                 back = NewestCursor()
                 back_request = _list_request({**params, "cursor": _cursor_of(links[0])})
-                back.paginate_queryset(
-                    match_list.VisibleStandings(reader, keys_only=True), back_request
-                )
+                back.paginate_queryset(match_list.VisibleStandings(reader), back_request)
                 assert back.get_previous_link() == paginator.get_previous_link()
             paginator = NewestCursor()
 
@@ -294,7 +292,7 @@ def test_the_unfiltered_match_list_agrees_with_the_queryset_page_by_page() -> No
 def _page_as_the_view_reads_it(paginator: NewestCursor, reader: Any, request: Any) -> Any:
     """The page's keys through the paginator, then its rows by those keys, as MatchList reads
     them; each row at the version its key names (nothing was written in between)."""
-    keys = paginator.paginate_queryset(match_list.VisibleStandings(reader, keys_only=True), request)
+    keys = paginator.paginate_queryset(match_list.VisibleStandings(reader), request)
     rows, current = match_list.rows_of(keys)
     assert current and [row["match_id"] for row in rows] == [key["match_id"] for key in keys]
     return [{name: value for name, value in row.items() if name != "version"} for row in rows]
@@ -337,7 +335,7 @@ def test_the_filtered_match_list_statement_agrees_with_the_filterset_page_by_pag
             paginator, expected_paginator = NewestCursor(), NewestCursor()
             while True:
                 values = filter_values(MatchFilter, request, MatchStanding)
-                mine = match_list.VisibleStandings(reader, keys_only=True, filters=values)
+                mine = match_list.VisibleStandings(reader, filters=values)
                 keys = paginator.paginate_queryset(mine, request)
                 rows = filtered(MatchFilter, request, selectors.match_rows(reader))
                 expected = expected_paginator.paginate_queryset(
