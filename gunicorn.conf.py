@@ -16,8 +16,12 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = "gthread"
 threads = int(os.environ.get("WEB_THREADS", "4"))
 keepalive = 30
-max_requests = 20_000
-max_requests_jitter = 2_000
+# A worker is recycled after this many requests, as insurance against a slow leak. A recycle
+# throws away what the worker keeps (stream heads, rendered answers, prepared statements) and
+# costs a boot of about a second of a core: at 20,000, a worker serving 500 requests a second
+# restarted every 40 s, a tail spike each time (docs/BENCHMARKS.md, "Worker recycling").
+max_requests = int(os.environ.get("WEB_MAX_REQUESTS", "1000000"))
+max_requests_jitter = max_requests // 10
 accesslog = None
 
 

@@ -102,14 +102,15 @@ class EventFeedNdjson(QueryChecked, APIView):
         return StreamingHttpResponse(feed.lines(after), content_type="application/x-ndjson")
 
 
-def match_etag(stream: Stream, *more: Any) -> str:
-    """The tag of a match report: the match's version and its games' (whose bonuses it shows)."""
+def match_etag(stream: Stream, *more: Any, games: tuple[int, int] | None = None) -> str:
+    """The tag of a match report: the match's version and its games' (whose bonuses it shows);
+    ``games``: their ``selectors.games_fingerprint`` if read already."""
     return etag_of(
         "match-report",
         stream.pk,
         stream.version,
         str(stream.status),
-        selectors.games_fingerprint(stream.pk),
+        games if games is not None else selectors.games_fingerprint(stream.pk),
         *more,
     )
 
@@ -121,8 +122,12 @@ class MatchHistory(QueryChecked, StreamView):
     @extend_schema(responses={200: answers.MatchHistoryAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         """Every game with each seat's score and cumulative score, bonuses, links, warnings."""
-        stream = self.get_stream(pk)  # the read permission, before anything is kept or given
-        etag = match_etag(stream)
+        found = selectors.match_with_games(pk)  # one statement before a kept answer
+        if found is None:
+            raise Http404
+        stream, games = found
+        self.check_object_permissions(request, stream)  # before anything is kept or given
+        etag = match_etag(stream, games=games)
 
         def page() -> tuple[Response, bool]:
             return Response(reports.match_history(stream.match)), True
@@ -145,19 +150,25 @@ HISTORY_LIMIT = OpenApiParameter(
 
 def _player_and_query(request: Request, pk: int) -> tuple[Player, history.Query]:
     """The player (404 if the reader may not see him) and the history query's parameters."""
+    _check_listed(request, pk)
+    return _player(pk), _history_query(request)
+
+
+def _check_listed(request: Request, pk: int) -> None:
     if not selectors.player_listed(request.user, pk):
         raise Http404
-    player = _player(pk)
+
+
+def _history_query(request: Request) -> history.Query:
     try:
-        return player, history.read_query(request.query_params)
+        return history.read_query(request.query_params)
     except history.BadQuery as error:
         raise QueryError(BAD_VALUE, str(error)) from None
 
 
 def _player(pk: int) -> Player:
     """The player's id and name (all a history shows of him) by a prepared statement, or 404:
-    read on every history request, kept or not, where the ORM compiled a queryset each time.
-    His other fields load if asked for."""
+    the ORM would compile a queryset for each request. His other fields load if asked for."""
     rows = store.prepared_rows("SELECT id, name FROM games_player WHERE id = %s", [pk])
     if not rows:
         raise Http404
@@ -187,13 +198,18 @@ class PlayerHistory(QueryChecked, APIView):
 
         Without a login, only finished public ones are listed.
         """
-        player, query = _player_and_query(request, pk)
+        _check_listed(request, pk)
+        found = history.player_and_fingerprint(pk, request.user)  # one statement before a hit
+        if found is None:
+            raise Http404
+        player, fingerprint = found
+        query = _history_query(request)
         etag = etag_of(
             "player-history",
             player.pk,
             player.name,
             request.user.pk,
-            history.reader_fingerprint(player, request.user),
+            fingerprint,
             request.query_params.urlencode(),
         )
         return conditional(

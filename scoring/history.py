@@ -88,11 +88,24 @@ def reader_fingerprint(player: Player, user: Any) -> tuple[Any, ...]:
     the rows ``user`` may see, games outside matches then matches (one row per seat held).
     Any event on one of them, and any change of what the reader
     may see, changes it (for the ETag, without building the page)."""
+    found = player_and_fingerprint(player.pk, user)
+    if found is None:  # the player row went away since it was read
+        return ()
+    return found[1]
+
+
+def player_and_fingerprint(pk: int, user: Any) -> tuple[Player, tuple[Any, ...]] | None:
+    """The player's id and name with ``reader_fingerprint``, by one prepared statement (None: no
+    such player). A history request reads nothing else before its kept answer, as many round
+    trips as the ceiling's get-by-id."""
     visible, visible_params = selectors.visible_sql(user, "st")
-    sql = _FINGERPRINT.format(visible=visible)
-    params = [player.pk, *visible_params, player.pk, *visible_params]
-    games_count, games_last, games_versions, count, last, versions = prepared_rows(sql, params)[0]
-    return (games_count, str(games_last), games_versions, count, str(last), versions)
+    params = [*visible_params, *visible_params, pk]
+    rows = prepared_rows(_PLAYER_FINGERPRINT.format(visible=visible), params)
+    if not rows:
+        return None
+    pid, name, games_count, games_last, games_versions, count, last, versions = rows[0]
+    player = Player.from_db(connection.alias, ["id", "name"], (pid, name))
+    return player, (games_count, str(games_last), games_versions, count, str(last), versions)
 
 
 @dataclass(frozen=True)
@@ -132,15 +145,20 @@ _MATCHES_PAGE = _Part(
     WHERE {visible}{where}
     GROUP BY x.match_id""",
 )
-_FINGERPRINT = """SELECT * FROM
-    (SELECT COUNT(*), MAX(x.updated_at), SUM(x.version) FROM scoring_gamesummary x
-        JOIN games_gameseat seat ON seat.game_id = x.game_id AND seat.player_id = %s
+# The player's row, then the fingerprint's two aggregates over his seats (%s: the visibility's
+# parameters for the games, then for the matches, then the player's id).
+_PLAYER_FINGERPRINT = """SELECT p.id, p.name, games.*, matches.* FROM games_player p
+    CROSS JOIN LATERAL (SELECT COUNT(*), MAX(x.updated_at), SUM(x.version)
+        FROM scoring_gamesummary x
+        JOIN games_gameseat seat ON seat.game_id = x.game_id AND seat.player_id = p.id
         JOIN games_stream st ON st.id = x.game_id
-        WHERE x.match_id IS NULL AND {visible}) AS games,
-    (SELECT COUNT(*), MAX(x.updated_at), SUM(x.version) FROM scoring_matchstanding x
-        JOIN games_matchseat seat ON seat.match_id = x.match_id AND seat.player_id = %s
+        WHERE x.match_id IS NULL AND {visible}) AS games
+    CROSS JOIN LATERAL (SELECT COUNT(*), MAX(x.updated_at), SUM(x.version)
+        FROM scoring_matchstanding x
+        JOIN games_matchseat seat ON seat.match_id = x.match_id AND seat.player_id = p.id
         JOIN games_stream st ON st.id = x.match_id
-        WHERE {visible}) AS matches"""
+        WHERE {visible}) AS matches
+    WHERE p.id = %s"""
 
 
 def _page_filters(query: Query, part: _Part) -> tuple[str, list[Any]]:

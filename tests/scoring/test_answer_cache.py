@@ -16,6 +16,7 @@ from games import services
 from games.models import Player, Stream
 from scoring.projections import rebuild_all
 from tests.games.tournaments.helpers import client_for, create, enter
+from tests.scoring.test_outbox import finished_match
 from tests.scoring.test_player_history import finished_game, sheet_match
 
 pytestmark = pytest.mark.django_db
@@ -146,3 +147,24 @@ def test_repeated_standings_are_the_kept_body_and_each_entry_is_seen() -> None:
     enter(director, made["id"], ["Rex"])
     names = [row["name"] for row in read(director, path)[0].json()["rows"]]
     assert sorted(names) == ["Pat", "Quin", "Rex"]
+
+
+def test_a_kept_history_or_match_report_costs_the_token_and_one_statement(
+    api: APIClient,
+) -> None:
+    # As many round trips as reading one row by its id after the login: the player's row and
+    # his fingerprint, or the match's row and its games' fingerprint, are one statement each
+    # (a match in progress adds the read rule's query: tests above).
+    match = finished_match()
+    player = Player.objects.get(name="A")
+    for path in (f"/api/v1/players/{player.pk}/history/", f"/api/v1/matches/{match}/history/"):
+        first, _ = read(api, path)
+        again, kept = read(api, path)
+        assert again.content == first.content and again["ETag"] == first["ETag"]
+        assert kept == 2, path
+
+
+def test_a_match_report_and_a_history_of_no_such_row_are_404(api: APIClient) -> None:
+    for path in (f"/api/v1/players/{10**9}/history/", f"/api/v1/matches/{uuid.uuid4()}/history/"):
+        answer = api.get(path)
+        assert answer.status_code == 404 and answer.json()["code"] == "not_found", path
