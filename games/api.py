@@ -20,7 +20,6 @@ from games import serializers as bodies
 from games.models import Match, Stream
 from games.permissions import is_recorder
 from games.representation import event_json, game_json, game_status, match_json
-from games.rules.events import MATCH_SETTLED
 from scarney_site.conditional import conditional, etag_of
 from scarney_site.pagination import CheckedCursorPagination
 from scarney_site.query import QueryChecked, bad_value, filter_values, filtered
@@ -404,9 +403,8 @@ def _standing_json(row: dict[str, Any]) -> dict[str, Any]:
 
 def _match_answer(stream: Stream, folded: folding.Folded | None = None) -> dict[str, Any]:
     match = Match.objects.select_related("stream").get(pk=stream.pk)
-    return match_json(
-        match, folded or folding.load(stream), store.event_data(stream.pk, MATCH_SETTLED)
-    )
+    folded = folded or folding.load(stream)
+    return match_json(match, folded, folding.settlement(stream.pk, folded))
 
 
 class MatchDetail(QueryChecked, StreamView):

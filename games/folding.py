@@ -29,6 +29,7 @@ from games.rules import registry
 from games.rules.base import Move, Rules, fold_states, make_ruleset, step
 from games.rules.events import (
     GAME_STARTED,
+    MATCH_SETTLED,
     MATCH_STARTED,
     REGISTER_OPENED,
     TOURNAMENT_CREATED,
@@ -353,6 +354,16 @@ def _unpack(
     except Exception:  # an unreadable cache is not an error: the events are the truth
         return None
     return Folded(category, header, state, version)
+
+
+def settlement(stream_id: uuid.UUID, folded: Folded) -> dict[str, Any] | None:
+    """The data of a match's ``match.settled`` event, or None. No query while the fold says the
+    match is unsettled; else the event is read from the stream's end, where it lies (a match is
+    settled once, after its games): from the start it cost a match report ~1.5 ms at 100 events.
+    """
+    if not folded.match_rules.is_settled(folded.state):
+        return None
+    return store.event_data(stream_id, MATCH_SETTLED, last=True)
 
 
 def load(stream: Stream, at_version: int | None = None) -> Folded:

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from games import folding, store
 from games.models import Game, Match
 from games.representation import standing_fields
-from games.rules.events import MATCH_SETTLED
 from scoring import charts, labels
 from scoring.models import GameSummary
 
@@ -28,8 +29,7 @@ def match_history(match: Match) -> dict[str, Any]:
     stream = match.stream
     folded = folding.load(stream)
     fields = standing_fields(folded, str(stream.status))
-    game_ids = dict(Game.objects.filter(match=match).values_list("number", "pk"))
-    bonuses = _live_bonuses(game_ids.values())
+    game_ids, bonuses = _games_and_bonuses(match)
     warnings = fields["warnings"]
     games = []
     for row in fields["games"]:
@@ -54,20 +54,35 @@ def match_history(match: Match) -> dict[str, Any]:
         "winner": fields["winner"],
         "rating": fields["rating"],
         "warnings": warnings,
-        "settlement": store.event_data(stream.pk, MATCH_SETTLED),
+        "settlement": folding.settlement(stream.pk, folded),
     }
 
 
-def _live_bonuses(game_ids: Any) -> dict[Any, list[dict[str, Any]]]:
-    """Each live game's bonuses, per seat: ``[{"seat", "kind", "points"}, ...]``."""
-    found: dict[Any, list[dict[str, Any]]] = {}
-    for summary in GameSummary.objects.filter(game_id__in=list(game_ids)):
-        found[summary.game_id] = [
-            {"seat": score["seat"], "kind": bonus["kind"], "points": bonus["points"]}
-            for score in summary.scores
-            for bonus in score.get("bonuses", [])
-        ]
-    return found
+def _games_and_bonuses(match: Match) -> tuple[dict[int, Any], dict[Any, list[dict[str, Any]]]]:
+    """The match's live games by number, and each one's bonuses per seat
+    (``[{"seat", "kind", "points"}, ...]``). On PostgreSQL by one prepared statement: a report
+    built anew read them by two ORM queries, a third of its time."""
+    if connection.vendor != "postgresql":
+        game_ids = dict(Game.objects.filter(match=match).values_list("number", "pk"))
+        summaries = GameSummary.objects.filter(game_id__in=list(game_ids.values()))
+        rows = [(s.game_id, s.scores) for s in summaries]
+    else:
+        found = store.prepared_rows(_GAMES_AND_SCORES, [store.uuid_param(match.pk)])
+        game_ids = {number: game for number, game, _ in found}
+        rows = [(game, json.loads(scores)) for _, game, scores in found if scores is not None]
+    return game_ids, {game: _bonuses(scores) for game, scores in rows}
+
+
+def _bonuses(scores: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {"seat": score["seat"], "kind": bonus["kind"], "points": bonus["points"]}
+        for score in scores
+        for bonus in score.get("bonuses", [])
+    ]
+
+
+_GAMES_AND_SCORES = """SELECT g.number, g.stream_id, s.scores FROM games_game g
+    LEFT JOIN scoring_gamesummary s ON s.game_id = g.stream_id WHERE g.match_id = %s"""
 
 
 # A cell opening with one of these is a formula to a spreadsheet (OWASP "CSV injection").

@@ -20,14 +20,14 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 from redis import RedisError
 
-from games import folding, services, store
+from games import folding, services
 from games.canonical import BadValue
 from games.models import Match, Stream, Tournament
 from games.pages.views import refusal
 from games.permissions import NotPermitted, is_recorder
 from games.representation import match_json
 from games.rules.errors import RuleError
-from games.rules.events import GAME_SCORED, MATCH_SETTLED
+from games.rules.events import GAME_SCORED
 from games.store import EventIdReused, VersionConflict
 from games.tournament_api import round_json, settlement_json, standings_json, tournament_json
 from scoring import selectors
@@ -125,7 +125,7 @@ def _match(
 ) -> HttpResponse:
     match = Match.objects.select_related("stream").get(pk=stream.pk)
     folded = folding.load(stream)
-    shown = match_json(match, folded, store.event_data(stream.pk, MATCH_SETTLED))
+    shown = match_json(match, folded, folding.settlement(stream.pk, folded))
     sheet = presenting.sheet(match_history(match), shown)
     can_record = sheet["takes_lines"] and is_recorder(request.user, stream.pk)
     if form is None or recorded is not None:
