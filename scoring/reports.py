@@ -58,7 +58,7 @@ def match_history(match: Match) -> dict[str, Any]:
     }
 
 
-def _games_and_bonuses(match: Match) -> tuple[dict[int, Any], dict[Any, list[dict[str, Any]]]]:
+def _games_and_bonuses(match: Match) -> tuple[dict[Any, Any], dict[Any, list[dict[str, Any]]]]:
     """The match's live games by number, and each one's bonuses per seat
     (``[{"seat", "kind", "points"}, ...]``). On PostgreSQL by one prepared statement: a report
     built anew read them by two ORM queries, a third of its time."""
