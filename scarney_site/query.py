@@ -9,9 +9,10 @@ reader) and refused with ``query.bad_value``. Both answer the house error shape.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import django_filters
+from django import forms
 from django.db.models import Model, QuerySet
 from rest_framework import exceptions
 from rest_framework.request import Request
@@ -70,9 +71,28 @@ def filter_values(
 ) -> dict[str, Any]:
     """The filters' values as the FilterSet reads and checks them (``query.bad_value`` as for
     ``filtered``), for a list that writes its own statement from them."""
-    filterset = _checked(filterset_class, request, model._default_manager.none())
-    values: dict[str, Any] = filterset.form.cleaned_data
+    form = _form_class(filterset_class, model)(request.query_params)
+    if not form.is_valid():
+        _refuse(form.errors)
+    values: dict[str, Any] = form.cleaned_data
     return {name: value for name, value in values.items() if value not in (None, "")}
+
+
+def _form_class(
+    filterset_class: type[django_filters.FilterSet], model: type[Model]
+) -> type[forms.Form]:
+    """The FilterSet's form, made once: a FilterSet deep-copies its filters and builds a form
+    class for each instance (~100 ``deepcopy`` calls a request for the match list's six
+    filters; 2.2 → 2.0 ms a filtered page not kept). Its fields check the values as the
+    FilterSet's own form does: they are the same fields."""
+    made = _forms.get((filterset_class, model))
+    if made is None:  # two threads may both make it: the same class either way
+        blank = filterset_class(queryset=model._default_manager.none())
+        made = _forms[(filterset_class, model)] = blank.get_form_class()
+    return made
+
+
+_forms: dict[tuple[Any, Any], type[forms.Form]] = {}
 
 
 def _checked(
@@ -80,10 +100,14 @@ def _checked(
 ) -> django_filters.FilterSet:
     filterset = filterset_class(request.query_params, queryset=rows, request=request)
     if not filterset.is_valid():
-        errors = {name: [str(m) for m in messages] for name, messages in filterset.errors.items()}
-        name, messages = next(iter(errors.items()))
-        raise QueryError(BAD_VALUE, f"{name}: {messages[0]}", errors=errors)
+        _refuse(filterset.errors)
     return filterset
+
+
+def _refuse(found: Any) -> NoReturn:
+    errors = {name: [str(m) for m in messages] for name, messages in found.items()}
+    name, messages = next(iter(errors.items()))
+    raise QueryError(BAD_VALUE, f"{name}: {messages[0]}", errors=errors)
 
 
 class QueryChecked:
