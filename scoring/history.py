@@ -99,7 +99,7 @@ def player_and_fingerprint(pk: int, user: Any) -> tuple[Player, tuple[Any, ...]]
     such player). A history request reads nothing else before its kept answer, as many round
     trips as the ceiling's get-by-id."""
     visible, visible_params = selectors.visible_sql(user, "st")
-    params = [*visible_params, *visible_params, pk]
+    params = [pk, *visible_params, pk, *visible_params, pk]
     rows = prepared_rows(_PLAYER_FINGERPRINT.format(visible=visible), params)
     if not rows:
         return None
@@ -145,17 +145,16 @@ _MATCHES_PAGE = _Part(
     WHERE {visible}{where}
     GROUP BY x.match_id""",
 )
-# The player's row, then the fingerprint's two aggregates over his seats (%s: the visibility's
-# parameters for the games, then for the matches, then the player's id).
-_PLAYER_FINGERPRINT = """SELECT p.id, p.name, games.*, matches.* FROM games_player p
-    CROSS JOIN LATERAL (SELECT COUNT(*), MAX(x.updated_at), SUM(x.version)
-        FROM scoring_gamesummary x
-        JOIN games_gameseat seat ON seat.game_id = x.game_id AND seat.player_id = p.id
+# The player's row, then the fingerprint's two aggregates over his seats (%s: the player and the
+# visibility's parameters for the games, the same for the matches, then the player's row). Two
+# derived tables, not LATERAL, which SQLite does not read.
+_PLAYER_FINGERPRINT = """SELECT p.id, p.name, games.*, matches.* FROM games_player p,
+    (SELECT COUNT(*), MAX(x.updated_at), SUM(x.version) FROM scoring_gamesummary x
+        JOIN games_gameseat seat ON seat.game_id = x.game_id AND seat.player_id = %s
         JOIN games_stream st ON st.id = x.game_id
-        WHERE x.match_id IS NULL AND {visible}) AS games
-    CROSS JOIN LATERAL (SELECT COUNT(*), MAX(x.updated_at), SUM(x.version)
-        FROM scoring_matchstanding x
-        JOIN games_matchseat seat ON seat.match_id = x.match_id AND seat.player_id = p.id
+        WHERE x.match_id IS NULL AND {visible}) AS games,
+    (SELECT COUNT(*), MAX(x.updated_at), SUM(x.version) FROM scoring_matchstanding x
+        JOIN games_matchseat seat ON seat.match_id = x.match_id AND seat.player_id = %s
         JOIN games_stream st ON st.id = x.match_id
         WHERE {visible}) AS matches
     WHERE p.id = %s"""
