@@ -83,21 +83,12 @@ def reader_history(player: Player, query: Query, user: Any) -> dict[str, Any]:
     }
 
 
-def reader_fingerprint(player: Player, user: Any) -> tuple[Any, ...]:
-    """What ``reader_history`` depends on: the count, the newest activity and the versions of
-    the rows ``user`` may see, games outside matches then matches (one row per seat held).
-    Any event on one of them, and any change of what the reader
-    may see, changes it (for the ETag, without building the page)."""
-    found = player_and_fingerprint(player.pk, user)
-    if found is None:  # the player row went away since it was read
-        return ()
-    return found[1]
-
-
 def player_and_fingerprint(pk: int, user: Any) -> tuple[Player, tuple[Any, ...]] | None:
-    """The player's id and name with ``reader_fingerprint``, by one prepared statement (None: no
-    such player). A history request reads nothing else before its kept answer, as many round
-    trips as the ceiling's get-by-id."""
+    """The player's id and name, and what ``reader_history`` depends on for ``user``: the count,
+    the newest activity and the versions of the rows he may see, games outside matches then
+    matches (one row per seat held). Any event on one of them, and any change of what the reader
+    may see, changes it (for the ETag, without building the page). One prepared statement (None:
+    no such player): a history request reads nothing else before its kept answer."""
     visible, visible_params = selectors.visible_sql(user, "st")
     params = [pk, *visible_params, pk, *visible_params, pk]
     rows = prepared_rows(_PLAYER_FINGERPRINT.format(visible=visible), params)
