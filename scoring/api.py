@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
-from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+from rest_framework.renderers import BrowsableAPIRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -24,7 +24,7 @@ from games.representation import event_json
 from games.store import read
 from scarney_site.conditional import conditional, etag_of
 from scarney_site.query import BAD_VALUE, QueryChecked, QueryError, bad_value, filtered
-from scarney_site.renderers import CsvRenderer, NdjsonRenderer
+from scarney_site.renderers import CsvRenderer, JSONRenderer, NdjsonRenderer
 from scarney_site.schema import filter_parameters
 from scoring import answers, exports, feed, history, reports, selectors, stats
 from scoring.answer_cache import cached

@@ -19,10 +19,10 @@ from typing import Any, TypeVar
 from django.db import connection
 from django.db.models import Q, QuerySet
 from django.utils import timezone
-from rest_framework.renderers import JSONRenderer
 
 from games.models import GameSeat, MatchSeat, Player
 from games.store import prepared_rows
+from scarney_site.renderers import JSONRenderer
 from scoring import selectors
 from scoring.models import GameSummary, MatchStanding
 

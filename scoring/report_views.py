@@ -22,7 +22,6 @@ from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -30,7 +29,7 @@ from rest_framework.views import APIView
 from games.api import StreamView
 from games.models import Stream, Tournament
 from scarney_site.query import QueryChecked
-from scarney_site.renderers import CsvRenderer, HtmlRenderer
+from scarney_site.renderers import CsvRenderer, HtmlRenderer, JSONRenderer
 from scoring import documents, selectors
 
 
