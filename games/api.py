@@ -272,8 +272,10 @@ class GameEvents(QueryChecked, StreamView):
         if not request.user.is_authenticated:
             raise NotAuthenticated("Log in or send a token to record events.")
         recorded = _record(request, pk, self.category)
+        # The key as plain text: a TextChoices key would send the renderer to DRF's encoder.
+        key = str(self.category)
         return Response(
-            {"event": event_json(recorded.event), self.category: self.stream_json(pk, recorded)},
+            {"event": event_json(recorded.event), key: self.stream_json(pk, recorded)},
             status=status.HTTP_201_CREATED if recorded.created else status.HTTP_200_OK,
         )
 

@@ -66,7 +66,7 @@ def try_append(
     takes the locked path. ``recorder``: the user whose right to record the statement tests
     (games.permissions.recorder_to_test); a move he may not make writes nothing and gets None,
     so the locked path's check says why."""
-    if connection.vendor != "postgresql" or type in _SLOW_TYPES:
+    if type in _SLOW_TYPES or connection.vendor != "postgresql":
         return None
     cached = _heads.get(stream_id)
     head = _head(stream_id, expected_version)
@@ -111,7 +111,7 @@ def _attempt(
     after = _fold(head, type, data)
     if after is None:
         return None
-    event = store.new_event(
+    event = store.Draft(
         stream_id=stream_id,
         version=after.version,
         event_id=event_id,
@@ -134,10 +134,9 @@ def _attempt(
         forget(stream_id)
     if not isinstance(written, int):
         return Stale(head, written)
-    event.position = written
     if not over:
         remember(stream_id, Head(after.version, event.hash, after))
-    return store.read(event), after, status
+    return event.stored(written), after, status
 
 
 def _fresh_head(stream_id: uuid.UUID, stale: Stale) -> Head | None:

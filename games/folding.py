@@ -158,6 +158,22 @@ class Folded:
         Shared: callers must not change it."""
         return [score.as_dict() for score in self.game_rules.scores(self.state)]
 
+    # Made once per state as well, for the answer to a move and the summary row alike.
+    @functools.cached_property
+    def result(self) -> Any:
+        """A game's result (None while it is played)."""
+        return self.game_rules.result(self.state)
+
+    @functools.cached_property
+    def turn(self) -> int | None:
+        """The seat a game waits on (None if none)."""
+        return self.game_rules.current_player(self.state)
+
+    @functools.cached_property
+    def expected(self) -> list[str]:
+        """The event types a game waits for. Shared: callers must not change it."""
+        return self.game_rules.expected(self.state)
+
     @property
     def match_rules(self) -> MatchRules:
         """The format of a match stream (TypeError for a game: a caller's bug)."""

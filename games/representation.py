@@ -28,7 +28,7 @@ def game_json(folded: Folded, *, stream_id: Any, status: str) -> dict[str, Any]:
     """The game as API.md shows it; ``status`` is the stream's, at ``folded.version``."""
     rules = folded.game_rules
     state = folded.state
-    result = rules.result(state)
+    result = folded.result
     legal = rules.legal_events(state)
     header = folded.header
     return {
@@ -40,8 +40,8 @@ def game_json(folded: Folded, *, stream_id: Any, status: str) -> dict[str, Any]:
         "number": header.get("number"),
         "seats": header["seats"],
         "ruleset": header["ruleset"],
-        "turn": rules.current_player(state),
-        "expected": rules.expected(state),
+        "turn": folded.turn,
+        "expected": folded.expected,
         "pot": None,  # a game with a pot gives {"balance", "nets"} in its view
         **rules.view(state),
         "legal_events": None if legal is None else [_move_json(m) for m in legal],

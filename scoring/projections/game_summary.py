@@ -16,16 +16,15 @@ from scoring.replay import Replayed, map_final_states
 
 def summary_fields(folded: Folded, status: str) -> dict[str, Any]:
     """The read model's columns for a game in state ``folded``."""
-    rules = folded.game_rules
-    result = rules.result(folded.state)
+    result = folded.result
     return {
         "kind": folded.header["kind"],
         "match_id": folded.header.get("match"),
         "number": folded.header.get("number"),
         "status": status,
         "version": folded.version,
-        "turn": rules.current_player(folded.state),
-        "expected": rules.expected(folded.state),
+        "turn": folded.turn,
+        "expected": folded.expected,
         "scores": folded.scores_json,
         "rating": result.rating if result else None,
     }

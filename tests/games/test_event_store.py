@@ -3,7 +3,9 @@ appends, time travel and upcasting on read, all on PostgreSQL."""
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 import uuid
 from typing import Any
 
@@ -13,6 +15,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games import events, folding, services, store
 from games.models import Event, ImmutableRowError, Stream
@@ -187,6 +191,42 @@ def test_the_chain_hash_changes_with_the_data_and_with_the_previous_hash(played)
 
     assert store.chain_hash(previous, altered) != event.hash
     assert store.chain_hash("0" * 64, event) != event.hash
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(previous=st.text(max_size=64), data=_json_values, meta=_json_values, type=st.text())
+def test_the_chain_hash_is_sha256_of_the_json_list_it_has_always_hashed(
+    previous: str, data: Any, meta: Any, type: str
+) -> None:
+    # Written piece by piece now (the append sends the data's JSON it hashed): the same bytes
+    # as the one json.dumps of the whole list every stored hash was made with.
+    event = store.Draft(
+        stream_id=uuid.uuid4(), version=7, event_id=uuid.uuid4(), type=type, data=data, meta=meta
+    )
+    body = json.dumps(
+        [
+            previous,
+            str(event.stream_id),
+            event.version,
+            str(event.id),
+            event.type,
+            event.schema_version,
+            event.data,
+            event.meta,
+            event.recorded_at.isoformat(),
+        ],
+        sort_keys=True,
+        separators=(",", ":"),
+        default=str,
+    )
+    assert store.chain_hash(previous, event) == hashlib.sha256(body.encode()).hexdigest()
 
 
 def test_verify_events_counts_the_streams_and_events_it_checked_on_a_clean_database(played):

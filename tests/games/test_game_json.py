@@ -44,6 +44,9 @@ def generic_keys(folded: folding.Folded) -> set[str]:
         header=folded.header,
         version=folded.version,
         scores_json=folded.scores_json,
+        result=folded.result,
+        turn=folded.turn,
+        expected=folded.expected,
     )
     return set(game_json(bare, stream_id=uuid.uuid4(), status="in_progress"))  # type: ignore[arg-type]
 
