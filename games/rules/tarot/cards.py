@@ -44,51 +44,68 @@ def rank_of(card: str) -> str:
     return card[1:] if card.startswith(TRUMP) and card[1:].isdigit() else card[:-1]
 
 
+# Each card's suit, strength and points, looked up: a game's view asks them of every card in
+# every hand and trick (the tuples above would be searched card by card). A string that is no
+# card gets what the rules give it: no suit, no strength, one point.
+_TRUMP_SET = frozenset(TRUMPS)
+_SUIT_SET = frozenset(SUIT_CARDS)
+_SUIT_OF: dict[str, str] = {
+    **{card: card[-1] for card in SUIT_CARDS},
+    **{card: TRUMP for card in TRUMPS},
+}
+_STRENGTH: dict[str, int] = {
+    **{card: len(RANKS) - RANKS.index(rank_of(card)) for card in SUIT_CARDS},
+    **{card: int(card[1:]) for card in TRUMPS},
+}
+_KINGS = frozenset(card for card in SUIT_CARDS if rank_of(card) == "K")
+_COURT_CARDS = frozenset(card for card in SUIT_CARDS if rank_of(card) in COURTS)
+_PIP_CARDS = frozenset(card for card in SUIT_CARDS if rank_of(card) in PIPS)
+
+
 def suit_of(card: str) -> str | None:
     """The suit letter, ``T`` for a trump, None for the Fool (and for Good and Evil)."""
-    if card in TRUMPS:
-        return TRUMP
-    if card in SUIT_CARDS:
-        return card[-1]
-    return None
+    return _SUIT_OF.get(card)
 
 
 def is_trump(card: str) -> bool:
-    return card in TRUMPS
+    return card in _TRUMP_SET
 
 
 def is_court(card: str) -> bool:
-    return card in SUIT_CARDS and rank_of(card) in COURTS
+    return card in _COURT_CARDS
 
 
 def is_king(card: str) -> bool:
-    return card in SUIT_CARDS and rank_of(card) == "K"
+    return card in _KINGS
 
 
 def is_pip(card: str) -> bool:
-    return card in SUIT_CARDS and rank_of(card) in PIPS
+    return card in _PIP_CARDS
 
 
 def strength(card: str) -> int:
     """Higher beats lower within a suit or among trumps (16.1); the Fool has none (0)."""
-    if card in TRUMPS:
-        return int(card[1:])
-    if card in SUIT_CARDS:
-        return len(RANKS) - RANKS.index(rank_of(card))
-    return 0
+    return _STRENGTH.get(card, 0)
 
 
-def points(card: str) -> int:
-    """Card points of RULES.md 16.2 (Honours 5, Kings 5, Queens 4, ... every other card 1)."""
+def _points(card: str) -> int:
     if card in HONOURS:
         return 5
-    if card in SUIT_CARDS:
+    if card in _SUIT_SET:
         return _POINTS.get(rank_of(card), 1)
     return 1
 
 
+_CARD_POINTS = {card: _points(card) for card in CONFERENCE_PACK}
+
+
+def points(card: str) -> int:
+    """Card points of RULES.md 16.2 (Honours 5, Kings 5, Queens 4, ... every other card 1)."""
+    return _CARD_POINTS.get(card, 1)
+
+
 def points_of(cards: Iterable[str]) -> int:
-    return sum(points(card) for card in cards)
+    return sum(_CARD_POINTS.get(card, 1) for card in cards)
 
 
 def is_empty(card: str) -> bool:
@@ -187,37 +204,63 @@ def follow_refusal(hand: Sequence[str], trick: Sequence[str], card: str) -> Ille
     The Fool may always be played instead of the card the rules require. Overtrumping applies
     whenever a trump is already in the trick, a trump lead included (D-MP-5).
     """
-    led = suit_led(trick)
-    if card == FOOL or led is None:
-        return None
-    trumps = [c for c in hand if is_trump(c)]
-    top = max((strength(c) for c in trick if is_trump(c)), default=0)
-    higher = [c for c in trumps if strength(c) > top]
-    if led != TRUMP and suit_of(card) != led and any(suit_of(c) == led for c in hand):
+    follow = _Follow(hand, trick)
+    broken = follow.broken(card)
+    if broken == "play.must_follow":
         return IllegalEvent(
-            "play.must_follow",
-            f"{name(card)} cannot be played: a card of suit {led} must follow the lead.",
+            broken,
+            f"{name(card)} cannot be played: a card of suit {follow.led} must follow the lead.",
             card=card,
         )
-    if suit_of(card) == led and led != TRUMP:
-        return None
-    if trumps and not is_trump(card):
+    if broken == "play.must_trump":
         return IllegalEvent(
-            "play.must_trump",
+            broken,
             f"{name(card)} cannot be played: with no card of the suit led, a trump must be.",
             card=card,
         )
-    if is_trump(card) and top and higher and strength(card) <= top:
+    if broken == "play.must_overtrump":
+        higher = [c for c in follow.trumps if strength(c) > follow.top]
         return IllegalEvent(
-            "play.must_overtrump",
-            f"{name(card)} cannot be played: a trump higher than T{top} is held ({names(higher)}).",
+            broken,
+            f"{name(card)} cannot be played: a trump higher than T{follow.top} is held "
+            f"({names(higher)}).",
             card=card,
         )
     return None
 
 
+class _Follow:
+    """The rules of 20.2-20.3 for one hand and trick: what they ask is worked out once, then
+    each card is judged against it (legal_cards judges every card of the hand)."""
+
+    def __init__(self, hand: Sequence[str], trick: Sequence[str]) -> None:
+        self.led = suit_led(trick)
+        self.trumps = [c for c in hand if c in _TRUMP_SET]
+        self.top = max((strength(c) for c in trick if c in _TRUMP_SET), default=0)
+        self.higher = any(strength(c) > self.top for c in self.trumps)
+        self.holds_led = any(_SUIT_OF.get(c) == self.led for c in hand)
+
+    def broken(self, card: str) -> str | None:
+        """The code of the rule ``card`` breaks, or None."""
+        led = self.led
+        if card == FOOL or led is None:
+            return None
+        suit = _SUIT_OF.get(card)
+        if led != TRUMP and suit != led and self.holds_led:
+            return "play.must_follow"
+        if suit == led and led != TRUMP:
+            return None
+        trump = card in _TRUMP_SET
+        if self.trumps and not trump:
+            return "play.must_trump"
+        if trump and self.top and self.higher and strength(card) <= self.top:
+            return "play.must_overtrump"
+        return None
+
+
 def legal_cards(hand: Sequence[str], trick: Sequence[str]) -> list[str]:
-    return [card for card in hand if follow_refusal(hand, trick, card) is None]
+    follow = _Follow(hand, trick)
+    return [card for card in hand if follow.broken(card) is None]
 
 
 def winning_index(trick: Sequence[str]) -> int:

@@ -190,13 +190,14 @@ class ManchesterRules:
         return Result(self.scores(state), winners)
 
     def view(self, state: State) -> dict[str, Any]:
+        part = None if state.part is None else state.part.as_dict()  # made once for both keys
         return {
             "phase": state.phase,
             "dealer": state.dealer,
             "opposite": state.opposite,
             "part_one": None if state.first is None else state.first.as_dict(),
-            "part": None if state.part is None else state.part.as_dict(),
-            "hands": {} if state.part is None else state.part.as_dict()["hands"],
+            "part": part,
+            "hands": {} if part is None else part["hands"],
             "dummies": dummies_view(state),
             # Piccadilly while the dummies are chosen: each seat's two hands, as dummy.chosen's
             # 0 and 1 name them, so a page can show what each choice means.

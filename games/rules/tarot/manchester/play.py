@@ -207,11 +207,11 @@ def _start_part_one(state: State) -> State:
 def legal_discards(state: State) -> list[Move]:
     seat = next(s for s in seat_order(state) if state.discards[s] is None)
     hand = state.dealt[seat]
-    others = [c for c in hand if not _restricted(c)]
-    needed = max(0, 3 - len(others))
+    held_restricted = {c for c in hand if _restricted(c)}  # asked once a card, not per choice
+    needed = max(0, 3 - (len(hand) - len(held_restricted)))
     moves = []
     for chosen in combinations(hand, 3):
-        restricted = [c for c in chosen if _restricted(c)]
+        restricted = [c for c in chosen if c in held_restricted]
         if len(restricted) <= needed:
             moves.append(
                 Move(DISCARDED, {"seat": seat, "cards": list(chosen), "shown": restricted})

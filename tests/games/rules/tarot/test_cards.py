@@ -133,6 +133,37 @@ def test_the_highest_trump_wins_else_the_highest_card_of_the_suit_led() -> None:
     assert cards.winning_index(["Qs", "Ks"]) == 1
 
 
+def test_looked_up_suits_strengths_and_points_are_those_of_the_codes() -> None:
+    # The tables behind suit_of, strength, points and the is_ tests, against the notation of
+    # 16.1 read from each code; a string that is no card has no suit, no strength, one point.
+    for card in (*cards.CONFERENCE_PACK, "Xs", "T22", "", "fool"):
+        trump = card in cards.TRUMPS
+        suited = card in cards.SUIT_CARDS
+        rank = card[:-1] if suited else None
+        assert cards.is_trump(card) is trump
+        assert cards.suit_of(card) == ("T" if trump else card[-1] if suited else None)
+        assert cards.strength(card) == (
+            int(card[1:]) if trump else 14 - cards.RANKS.index(rank) if suited else 0
+        )
+        assert cards.is_king(card) is (rank == "K")
+        assert cards.is_court(card) is (rank in cards.COURTS)
+        assert cards.is_pip(card) is (rank in cards.PIPS)
+        honour = card in cards.HONOURS
+        worth = {"K": 5, "Q": 4, "C": 3, "J": 2, "A": 5}.get(rank or "", 1)
+        assert cards.points(card) == (5 if honour else worth)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_the_legal_cards_are_those_no_follow_rule_refuses(rng: random.Random) -> None:
+    pack = list(PACK)
+    rng.shuffle(pack)
+    hand, trick = pack[: rng.randint(1, 18)], pack[18 : 18 + rng.randint(0, 3)]
+    legal = cards.legal_cards(hand, trick)
+    assert legal == [card for card in hand if cards.follow_refusal(hand, trick, card) is None]
+    assert legal  # some card can always be played
+
+
 def test_a_deal_must_partition_the_cards_to_deal() -> None:
     assert refused(cards.check_partition, [["Ks"], ["Qs"]], ["Ks", "Qs", "Cs"]).code == (
         "deal.wrong_cards"
