@@ -58,7 +58,9 @@ def game_status(stream: Stream, folded: Folded) -> str:
 
 
 def _move_json(move: Any) -> dict[str, Any]:
-    return {"type": move.type, "data": dict(move.data)}
+    # legal_events makes its moves anew for each call: their data is this answer's alone.
+    data = move.data
+    return {"type": move.type, "data": data if type(data) is dict else dict(data)}
 
 
 def _result_json(result: Any) -> dict[str, Any]:

@@ -282,10 +282,16 @@ def legal_removals(board: Board) -> list[tuple[int, ...]]:
     if len(left) < 2:
         return []
     moves: list[tuple[int, ...]] = [(circle,) for circle, _ in left]
+    largest = min(MOST_AT_ONCE, len(left) - 1)
     for line in LINES:
+        # Each colour's circles on the line, in line order, sorted out in one pass.
+        by_colour: dict[str, list[int]] = {}
+        for c in line:
+            if p := pawn_at(board, c):
+                by_colour.setdefault(colour_of(p), []).append(c)
         for colour in COLOURS:
-            ours = [c for c in line if (p := pawn_at(board, c)) and colour_of(p) == colour]
-            for size in range(2, min(MOST_AT_ONCE, len(left) - 1) + 1):
+            ours = by_colour.get(colour, [])
+            for size in range(2, min(largest, len(ours)) + 1):
                 moves += [g for g in combinations(ours, size) if not _blockers(board, line, g)]
     return moves
 
