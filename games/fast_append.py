@@ -7,6 +7,8 @@ and the players' records too). The state to fold onto comes from a per-process c
 stream heads; a head at version N is the state at version N forever, since events never change.
 A head another process has moved on costs one more statement, not the locked path: the statement
 that wrote nothing answers with the head it read, and the move is folded onto that once more.
+The statement writes the stream row's snapshot with every store.SNAPSHOT_EVERY-th event and with
+a game's last; a head read from the row is its snapshot with the few events since folded on.
 Everything else (refusals, the end of a match's game, take-backs, retries, conflicts, matches,
 SQLite) goes through the locked path in games.services, which decides those cases against the
 stream as it is.
@@ -122,11 +124,14 @@ def _attempt(
     over = after.game_rules.is_terminal(after.state)
     status = Stream.Status.FINISHED if over else Stream.Status.IN_PROGRESS
     more = readmodels.current().append_clauses(after, status, event.recorded_at)
+    # A snapshot with every SNAPSHOT_EVERY-th event and with the last: a reader of the stream
+    # row folds the few events since (folding.unpack_head, folding.load).
+    packed = over or after.version % store.SNAPSHOT_EVERY == 0
     written = store.append_unlocked(
         event,
         previous_hash=head.hash,
         status=status,
-        snapshot=folding.pack(after, stream_id),
+        snapshot=folding.pack(after, stream_id) if packed else None,
         more=more,
         recorder=recorder,
     )

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 
 from games import store
+from games.events import upcast
 from games.models import Stream
 from games.rules import registry
 from games.rules.base import Move, Rules, fold_states, make_ruleset, step
@@ -343,17 +344,26 @@ def _values_of(cls: type) -> Callable[[Any], tuple[Any, ...]] | None:
 
 
 def unpack(stream: Stream) -> Folded | None:
-    """The snapshot, if present, current, authentic and readable; else None (the caller refolds)."""
-    if stream.snapshot_version != stream.version:
-        return None
-    return _unpack(stream.pk, stream.category, stream.version, stream.snapshot)
+    """The state at the stream's version from its snapshot, if present, authentic and readable,
+    with the few events after it folded on when it is behind the head (the fast path writes one
+    every store.SNAPSHOT_EVERY events); else None (the caller refolds)."""
+    if stream.snapshot_version == stream.version:
+        return _unpack(stream.pk, stream.category, stream.version, stream.snapshot)
+    return _from_own_snapshot(stream)
 
 
 def unpack_head(stream_id: uuid.UUID, category: str, head: store.StreamHead) -> Folded | None:
-    """unpack() of a head read by the fast path's statement (store.StreamHead)."""
-    if head.snapshot_version != head.version:
+    """unpack() of a head read by the fast path's statement (store.StreamHead): its snapshot,
+    and the events after it folded on when it is behind the head."""
+    if head.snapshot_version == head.version:
+        return _unpack(stream_id, category, head.version, head.snapshot)
+    if head.snapshot_version is None or head.since is None:
         return None
-    return _unpack(stream_id, category, head.version, head.snapshot)
+    if len(head.since) != head.version - head.snapshot_version:
+        return None  # not the whole run of events since the snapshot: the locked path decides
+    start = _unpack(stream_id, category, head.snapshot_version, head.snapshot)
+    moves = [Move(type, upcast(type, data, schema)) for type, data, schema in head.since]
+    return None if start is None else fold_on(start, moves)
 
 
 def _unpack(
@@ -386,7 +396,38 @@ def load(stream: Stream, at_version: int | None = None) -> Folded:
     """The stream's state now, or as of ``at_version``."""
     if at_version is None or at_version == stream.version:
         return unpack(stream) or refold(stream)
-    return _from_past(stream, at_version) or refold(stream, upto=at_version)
+    return (
+        _from_own_snapshot(stream, at_version)
+        or _from_past(stream, at_version)
+        or refold(stream, upto=at_version)
+    )
+
+
+def _from_own_snapshot(stream: Stream, upto: int | None = None) -> Folded | None:
+    """The state at ``upto`` (the head's by default), folded on from the stream row's snapshot
+    when that is behind it by less than store.SNAPSHOT_EVERY (a retry of one of the last moves,
+    say); None otherwise, or if it is not usable."""
+    upto = stream.version if upto is None else upto
+    version = stream.snapshot_version
+    if version is None or not 0 < version < upto or upto - version >= store.SNAPSHOT_EVERY:
+        return None
+    start = _unpack(stream.pk, stream.category, version, stream.snapshot)
+    if start is None:
+        return None
+    events = store.stream_events(stream.pk, upto=upto, after=version)
+    return fold_on(start, [Move(event.type, event.data) for event in events])
+
+
+def fold_on(start: Folded, moves: list[Move]) -> Folded | None:
+    """``start`` with ``moves`` applied, or None if one is a take-back: it may pop a move made
+    before ``start``, so the caller folds the stream from its beginning instead."""
+    if any(move.type == UNDO for move in moves):
+        return None
+    rules = start.engine.rules
+    states = [start.state]
+    for move in moves:
+        step(rules, states, move)
+    return Folded(start.category, start.header, states[-1], start.version + len(moves))
 
 
 def _from_past(stream: Stream, version: int) -> Folded | None:
@@ -398,11 +439,5 @@ def _from_past(stream: Stream, version: int) -> Folded | None:
     start = _unpack(stream.pk, stream.category, kept[0], kept[1])
     if start is None:
         return None
-    events = list(store.stream_events(stream.pk, upto=version, after=start.version))
-    if any(event.type == UNDO for event in events):
-        return None  # a take-back may pop a move made before the kept state: fold it all
-    rules = start.engine.rules
-    states = [start.state]
-    for event in events:
-        step(rules, states, Move(event.type, event.data))
-    return Folded(stream.category, start.header, states[-1], version)
+    events = store.stream_events(stream.pk, upto=version, after=start.version)
+    return fold_on(start, [Move(event.type, event.data) for event in events])

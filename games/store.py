@@ -195,7 +195,8 @@ _APPEND_SQL = """
 WITH s AS (
     UPDATE games_stream
     SET version = %(version)s, head_hash = %(hash)s, status = %(status)s,
-        snapshot = %(snapshot)s, snapshot_version = %(version)s
+        snapshot = COALESCE(%(snapshot)s, snapshot),
+        snapshot_version = COALESCE(%(snapshot_version)s, snapshot_version)
     WHERE id = %(stream)s AND version = %(previous)s AND head_hash = %(previous_hash)s
         AND status = 'in_progress'{recorder}
     RETURNING id
@@ -207,13 +208,21 @@ WITH s AS (
     FROM s
     RETURNING position
 ){more}
-SELECT e.position, NULL::integer, NULL::varchar, NULL::varchar, NULL::bytea, NULL::integer
+SELECT e.position, NULL::integer, NULL::varchar, NULL::varchar, NULL::bytea, NULL::integer,
+    NULL::json
 FROM e
 UNION ALL
-SELECT NULL, h.version, h.head_hash, h.status, h.snapshot, h.snapshot_version
+SELECT NULL, h.version, h.head_hash, h.status, h.snapshot, h.snapshot_version, {since}
 FROM games_stream h
 WHERE h.id = %(stream)s AND NOT EXISTS (SELECT FROM e)
 """
+
+# The events after a stream row's snapshot (``h``), for a reader to fold onto it: [[type, data,
+# schema version], ...] in version order, or NULL when the snapshot is the head's.
+_SINCE_SNAPSHOT = """CASE WHEN h.snapshot_version < h.version THEN (
+        SELECT json_agg(json_build_array(x.type, x.data, x.schema_version) ORDER BY x.version)
+        FROM games_event x WHERE x.stream_id = h.id AND x.version > h.snapshot_version
+    ) END"""
 
 
 @dataclass(frozen=True)
@@ -226,11 +235,21 @@ class StreamHead:
     status: str
     snapshot: bytes | None
     snapshot_version: int | None
+    # The events after the snapshot, when it is behind the head: (type, data, schema version).
+    since: list[tuple[str, dict[str, Any], int]] | None = None
+
+
+# The fast path writes the snapshot with every SNAPSHOT_EVERY-th event (and with a game's last),
+# not with each: packing a dice game's state was a tenth of a move's CPU. A reader of an older
+# snapshot folds the few events after it (``StreamHead.since``, folding.load).
+SNAPSHOT_EVERY = 4
 
 
 # Every KEEP_EVERY versions the snapshot is also kept apart (PastSnapshot), so that a state of
 # the past folds at most KEEP_EVERY - 1 events after the one kept before it.
 KEEP_EVERY = 64
+# A kept snapshot is the stream's own of that version: the fast path packs one then.
+assert KEEP_EVERY % SNAPSHOT_EVERY == 0
 _KEEP_PAST = """, kept AS (
     INSERT INTO games_pastsnapshot (stream_id, version, snapshot)
     SELECT s.id, %(version)s, %(snapshot)s FROM s
@@ -254,9 +273,9 @@ def past_snapshot(stream_id: uuid.UUID, version: int) -> tuple[int, bytes] | Non
     return None if row is None else (int(row[0]), bytes(row[1]))
 
 
-_HEAD_SQL = """
-SELECT version, head_hash, status, snapshot, snapshot_version
-FROM games_stream WHERE id = %(stream)s AND category = 'game' AND status = 'in_progress'
+_HEAD_SQL = f"""
+SELECT h.version, h.head_hash, h.status, h.snapshot, h.snapshot_version, {_SINCE_SNAPSHOT}
+FROM games_stream h WHERE h.id = %(stream)s AND h.category = 'game' AND h.status = 'in_progress'
 """
 
 
@@ -264,10 +283,15 @@ def game_head(stream_id: uuid.UUID) -> StreamHead | None:
     """The head of a game in progress (None for any other stream), by a prepared statement: the
     fast path reads it for every game it has not seen yet, so it costs no ORM query."""
     row = _fetch(_HEAD_SQL, {"stream": stream_id})
-    if row is None:
-        return None
+    return None if row is None else _head_of(row)
+
+
+def _head_of(row: tuple[Any, ...]) -> StreamHead:
+    """A StreamHead from (version, hash, status, snapshot, snapshot version, events since)."""
     snapshot = None if row[3] is None else bytes(row[3])
-    return StreamHead(int(row[0]), str(row[1]), str(row[2]), snapshot, row[4])
+    since = json.loads(row[5]) if isinstance(row[5], str) else row[5]
+    events = None if since is None else [(str(t), dict(d), int(v)) for t, d, v in since]
+    return StreamHead(int(row[0]), str(row[1]), str(row[2]), snapshot, row[4], events)
 
 
 def append_unlocked(
@@ -275,7 +299,7 @@ def append_unlocked(
     *,
     previous_hash: str,
     status: str,
-    snapshot: bytes,
+    snapshot: bytes | None,
     more: list[tuple[str, dict[str, Any]]],
     recorder: int | None = None,
 ) -> int | StreamHead | None:
@@ -289,6 +313,7 @@ def append_unlocked(
     read-model updates written in the same statement, each ``(sql, params)`` with a
     ``WITH``-clause body that may refer to ``s``. With ``recorder``, the UPDATE also tests that
     user's right to record (games.permissions.RECORDER_CONDITION): without it, nothing is written.
+    ``snapshot`` None leaves the stream's older snapshot in place (SNAPSHOT_EVERY).
     """
     data, meta = _CANONICAL.encode(event.data), _CANONICAL.encode(event.meta)
     event.hash = _hash(previous_hash, event, data, meta)
@@ -299,6 +324,7 @@ def append_unlocked(
         "status": status,
         "hash": event.hash,
         "snapshot": snapshot,
+        "snapshot_version": None if snapshot is None else event.version,
         "stream": event.stream_id,
         "event_id": event.id,
         "type": event.type,
@@ -313,7 +339,8 @@ def append_unlocked(
     for number, (sql, extra) in enumerate(more):
         clauses += f", m{number} AS ({sql})"
         params.update(extra)
-    return _execute_append(_APPEND_SQL.format(recorder=test, more=clauses), params, event.id)
+    sql = _APPEND_SQL.format(recorder=test, more=clauses, since=_SINCE_SNAPSHOT)
+    return _execute_append(sql, params, event.id)
 
 
 def _execute_append(
@@ -333,8 +360,7 @@ def _execute_append(
         return None
     if row[0] is not None:
         return int(row[0])
-    snapshot = None if row[4] is None else bytes(row[4])
-    return StreamHead(int(row[1]), str(row[2]), str(row[3]), snapshot, row[5])
+    return _head_of(row[1:])
 
 
 def uuid_param(value: uuid.UUID) -> Any:

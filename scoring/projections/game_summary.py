@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import orjson
 from django.db import connection, transaction
 
 from games.folding import Folded
@@ -42,12 +43,22 @@ def update_clause(fields: dict[str, Any], updated_at: Any) -> tuple[str, dict[st
         "gs_status": fields["status"],
         "gs_version": fields["version"],
         "gs_turn": fields["turn"],
-        "gs_expected": json.dumps(fields["expected"]),
-        "gs_scores": json.dumps(fields["scores"]),
+        "gs_expected": json_text(fields["expected"]),
+        "gs_scores": json_text(fields["scores"]),
         "gs_rating": fields["rating"],
         "gs_updated_at": updated_at,
     }
     return sql, params
+
+
+def json_text(value: Any) -> str:
+    """``value`` as JSON text for a jsonb parameter, by orjson (a long dice game's itemised scores
+    are kilobytes, written with every move); by json where orjson cannot write it (an integer
+    beyond 64 bits). jsonb keeps the value, not the text, so either is the same row."""
+    try:
+        return orjson.dumps(value).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(value)
 
 
 def bonus_clause(fields: dict[str, Any]) -> tuple[str, dict[str, Any]]:

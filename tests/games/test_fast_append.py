@@ -52,7 +52,10 @@ def test_a_move_in_progress_is_appended_by_the_fast_path_and_projected(
     assert summary.version == 3 == recorded.folded.version
     rules = recorded.folded.engine.rules
     assert summary.scores == [s.as_dict() for s in rules.scores(recorded.folded.state)]
-    assert Stream.objects.get(pk=game_id).snapshot_version == 3
+    # The row's snapshot is packed with every SNAPSHOT_EVERY-th event; the events since fold on.
+    row = Stream.objects.get(pk=game_id)
+    assert 3 - store.SNAPSHOT_EVERY < row.snapshot_version <= 3
+    assert folding.unpack(row) == recorded.folded
 
 
 def test_a_head_cached_from_a_rolled_back_append_never_corrupts_the_stream() -> None:
@@ -182,6 +185,73 @@ def test_a_head_left_stale_by_another_process_costs_no_locked_path(monkeypatch: 
     assert recorded.created and recorded.event.version == 5
     assert fast_append._heads[game_id].version == 5
     assert folding.refold(Stream.objects.get(pk=game_id)).state == recorded.folded.state
+
+
+def _move(game_id: uuid.UUID, rng: random.Random) -> services.Recorded:
+    move = next_move(game_id, rng)
+    return services.event_record(
+        stream_id=game_id, event_id=uuid.uuid4(), type=move.type, data=dict(move.data)
+    )
+
+
+def _no_locked_path(monkeypatch: Any) -> None:
+    def locked_path(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the move must not need the locked path")
+
+    monkeypatch.setattr(services, "_record", locked_path)
+
+
+def test_a_head_behind_its_snapshot_is_folded_on_by_a_process_that_never_saw_it(
+    monkeypatch: Any,
+) -> None:
+    # given a stream whose row holds the snapshot of version 4 and two moves since, which this
+    # process has not cached (another process made them, or this one started afresh)
+    game_id, rng = started_game(5)
+    for _ in range(4):
+        last = _move(game_id, rng)
+    assert last.event.version == 6
+    row = Stream.objects.get(pk=game_id)
+    assert (row.version, row.snapshot_version) == (6, 4)
+    fast_append.forget(game_id)
+
+    # when the next move comes, the locked path out of reach
+    _no_locked_path(monkeypatch)
+    recorded = _move(game_id, rng)
+
+    # then the head was the snapshot with the two events since folded on, and the move landed
+    assert recorded.created and recorded.event.version == 7
+    assert folding.refold(Stream.objects.get(pk=game_id)).state == recorded.folded.state
+
+
+def test_a_stale_head_is_caught_up_from_a_snapshot_behind_the_stream(monkeypatch: Any) -> None:
+    # given this process's head at version 4 while the stream went on to 6 (snapshot at 4)
+    game_id, rng = started_game(8)
+    _move(game_id, rng), _move(game_id, rng)
+    stale = fast_append._heads[game_id]
+    assert stale.version == 4
+    _move(game_id, rng), _move(game_id, rng)
+    fast_append.remember(game_id, stale)
+
+    # when a move comes without expected_version, the locked path out of reach
+    _no_locked_path(monkeypatch)
+    recorded = _move(game_id, rng)
+
+    # then the statement that wrote nothing gave the snapshot and the events since, folded on
+    assert recorded.created and recorded.event.version == 7
+    assert fast_append._heads[game_id].version == 7
+    assert folding.refold(Stream.objects.get(pk=game_id)).state == recorded.folded.state
+
+
+def test_the_state_from_a_snapshot_behind_the_stream_is_the_refold() -> None:
+    game_id, rng = started_game(7)
+    for _ in range(3):
+        _move(game_id, rng)
+    row = Stream.objects.get(pk=game_id)
+    assert row.snapshot_version is not None and row.snapshot_version < row.version == 5
+    assert folding.unpack(row) == folding.refold(row) == folding.load(row)
+    # a snapshot that is not this stream's at its version is never folded on
+    Stream.objects.filter(pk=game_id).update(snapshot_version=row.snapshot_version - 1)
+    assert folding.unpack(Stream.objects.get(pk=game_id)) is None
 
 
 @pytest.mark.parametrize("family", [family for family, _, _ in families.FAMILIES])

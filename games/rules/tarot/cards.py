@@ -208,20 +208,20 @@ def follow_refusal(hand: Sequence[str], trick: Sequence[str], card: str) -> Ille
     broken = follow.broken(card)
     if broken == "play.must_follow":
         return IllegalEvent(
-            broken,
+            "play.must_follow",
             f"{name(card)} cannot be played: a card of suit {follow.led} must follow the lead.",
             card=card,
         )
     if broken == "play.must_trump":
         return IllegalEvent(
-            broken,
+            "play.must_trump",
             f"{name(card)} cannot be played: with no card of the suit led, a trump must be.",
             card=card,
         )
     if broken == "play.must_overtrump":
         higher = [c for c in follow.trumps if strength(c) > follow.top]
         return IllegalEvent(
-            broken,
+            "play.must_overtrump",
             f"{name(card)} cannot be played: a trump higher than T{follow.top} is held "
             f"({names(higher)}).",
             card=card,
