@@ -27,7 +27,7 @@ PARTS = [
     ("locked path", "games/services.py", "_record"),
     ("replay of a retry", "games/services.py", "_replay_of"),
     ("the answer (game JSON)", "games/representation.py", "game_json"),
-    ("rendering JSON", "rest_framework/renderers.py", "JSONRenderer.render"),
+    ("rendering JSON (orjson)", "scarney_site/renderers.py", "JSONRenderer.render"),
     ("waiting on PostgreSQL", "psycopg/", "Connection.wait"),
 ]
 
