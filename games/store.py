@@ -335,7 +335,8 @@ def append_unlocked(
         "recorder": recorder,
     }
     test = "" if recorder is None else f"\n        AND {RECORDER_CONDITION}"
-    clauses = _KEEP_PAST if event.version % KEEP_EVERY == 0 else ""
+    kept = snapshot is not None and event.version % KEEP_EVERY == 0
+    clauses = _KEEP_PAST if kept else ""
     for number, (sql, extra) in enumerate(more):
         clauses += f", m{number} AS ({sql})"
         params.update(extra)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.rules.base import BonusAward, SeatScore
-from games.rules.straight_dice.play import State, balance, frame_totals, nets
+from games.rules.straight_dice.play import Frame, State, balance, frame_totals, nets
 from games.rules.straight_dice.scoring import DICE, Throw
 
 
@@ -49,11 +49,13 @@ def sides_view(state: State) -> list[dict[str, Any]]:
 def dice_view(state: State) -> dict[str, Any]:
     """Whose throw, the dice in the cup, what the shooter may do, every throw itemised."""
     frame = state.frame
+    # The frame in play shows its throws in the pad and again below: itemised once for both.
+    in_play = [] if frame is None else [throw.as_dict() for throw in frame.throws]
     base: dict[str, Any] = {
         "phase": _phase(state),
         "order": list(state.order),
         "round": state.round,
-        "frames": [_seat_frames(state, seat) for seat in range(state.seats)],
+        "frames": [_seat_frames(state, seat, frame, in_play) for seat in range(state.seats)],
         "big_scarney": state.big_scarney,
         "seating": _seating_view(state),
     }
@@ -71,7 +73,7 @@ def dice_view(state: State) -> dict[str, Any]:
         "may_stand": frame.holding,
         "may_double_down": not frame.holding and not frame.double_down,
         "may_call_opposite": frame.live == 1,
-        "throws": [throw.as_dict() for throw in frame.throws],
+        "throws": in_play,
     }
 
 
@@ -84,7 +86,9 @@ def _phase(state: State) -> str:
     return "holding" if frame is not None and frame.holding else "ready"
 
 
-def _seat_frames(state: State, seat: int) -> list[dict[str, Any]]:
+def _seat_frames(
+    state: State, seat: int, in_play: Frame | None, in_play_throws: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """The seat's column of the pad: each frame's score and running total, with the throws of
     his latest finished frame and of a frame in play only (earlier frames' throws are in the
     event stream), so the answer to a move stays the size of a round, not of the game."""
@@ -99,7 +103,9 @@ def _seat_frames(state: State, seat: int) -> list[dict[str, Any]]:
             "cumulative": running if frame.ended else None,
             "ended": frame.ended or None,
         }
-        if not frame.ended or frame is latest:
+        if frame is in_play:
+            row["throws"] = in_play_throws
+        elif not frame.ended or frame is latest:
             row["throws"] = [throw.as_dict() for throw in frame.throws]
         rows.append(row)
     return rows
