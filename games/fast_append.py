@@ -123,7 +123,7 @@ def _attempt(
     )
     over = after.game_rules.is_terminal(after.state)
     status = Stream.Status.FINISHED if over else Stream.Status.IN_PROGRESS
-    more = readmodels.current().append_clauses(after, status, event.recorded_at)
+    more = readmodels.current().append_clauses(after, status, event.recorded_at, head.folded)
     # A snapshot with every SNAPSHOT_EVERY-th event and with the last: a reader of the stream
     # row folds the few events since (folding.unpack_head, folding.load).
     packed = over or after.version % store.SNAPSHOT_EVERY == 0

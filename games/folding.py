@@ -159,6 +159,12 @@ class Folded:
         Shared: callers must not change it."""
         return [score.as_dict() for score in self.game_rules.scores(self.state)]
 
+    @property
+    def known_scores_json(self) -> list[dict[str, Any]] | None:
+        """``scores_json`` if this state has made it already, else None (not made for this)."""
+        known: list[dict[str, Any]] | None = self.__dict__.get("scores_json")
+        return known
+
     # Made once per state as well, for the answer to a move and the summary row alike.
     @functools.cached_property
     def result(self) -> Any:

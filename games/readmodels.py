@@ -28,8 +28,11 @@ class ReadModels(Protocol):
     ) -> None:
         """Update every read model for one event appended to ``stream``."""
 
-    def append_clauses(self, folded: Folded, status: str, recorded_at: datetime) -> list[Clause]:
-        """The fast path's read-model updates of a game's move, as statement pieces."""
+    def append_clauses(
+        self, folded: Folded, status: str, recorded_at: datetime, before: Folded | None = None
+    ) -> list[Clause]:
+        """The fast path's read-model updates of a game's move, as statement pieces; ``before``
+        is the state the move was folded onto, whose rows the statement updates."""
 
     def differences(self) -> list[str]:
         """Every read model row that differs from a re-fold of the events, each as a sentence

@@ -31,11 +31,16 @@ def handle(stream: Any, folded: Any, event: Any, status_before: str | None) -> N
     # A tournament's rows are its service's to project (games.tournament_services).
 
 
-def append_clauses(folded: Any, status: str, recorded_at: datetime) -> list[tuple[str, Any]]:
+def append_clauses(
+    folded: Any, status: str, recorded_at: datetime, before: Any = None
+) -> list[tuple[str, Any]]:
     """The read-model updates of a game's legal move on the fast path, as statement pieces: the
-    summary always; once the move ends the game, its bonus rows and the players' records too."""
+    summary always; once the move ends the game, its bonus rows and the players' records too.
+    ``before``: the state the move was folded onto (the statement writes only if the stream is
+    still there), whose summary row the statement updates."""
     fields = game_summary.summary_fields(folded, status)
-    clauses = [game_summary.update_clause(fields, recorded_at)]
+    kept = before is not None and game_summary.same_scores(before, folded)
+    clauses = [game_summary.update_clause(fields, recorded_at, scores_kept=kept)]
     if status != "in_progress":
         clauses += [game_summary.bonus_clause(fields), player_records.finish_clause(folded)]
     return clauses

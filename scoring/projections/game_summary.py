@@ -31,11 +31,26 @@ def summary_fields(folded: Folded, status: str) -> dict[str, Any]:
     }
 
 
-def update_clause(fields: dict[str, Any], updated_at: Any) -> tuple[str, dict[str, Any]]:
-    """The summary's UPDATE as a clause of the store's one-statement append (stream ``s``)."""
+def same_scores(before: Folded, after: Folded) -> bool:
+    """Whether a move left the scores as they were, judged only where the state it was folded
+    onto has already made its scores (the fast path's head, whose own move wrote them)."""
+    known = before.known_scores_json
+    return known is not None and known == after.scores_json
+
+
+def update_clause(
+    fields: dict[str, Any], updated_at: Any, scores_kept: bool = False
+) -> tuple[str, dict[str, Any]]:
+    """The summary's UPDATE as a clause of the store's one-statement append (stream ``s``).
+
+    ``scores_kept``: the row already holds these scores (the move changed none of them), so they
+    are not written again: a long dice game's itemised scores are kilobytes, and most throws of
+    a turn change no score. The clause runs only if the stream was still at the state the move
+    was folded onto, whose scores the row holds."""
     sql = (
         "UPDATE scoring_gamesummary SET status = %(gs_status)s, version = %(gs_version)s, "
-        "turn = %(gs_turn)s, expected = %(gs_expected)s::jsonb, scores = %(gs_scores)s::jsonb, "
+        "turn = %(gs_turn)s, expected = %(gs_expected)s::jsonb, "
+        "scores = COALESCE(%(gs_scores)s::jsonb, scores), "
         "rating = %(gs_rating)s, updated_at = %(gs_updated_at)s "
         "WHERE game_id IN (SELECT id FROM s)"
     )
@@ -44,7 +59,7 @@ def update_clause(fields: dict[str, Any], updated_at: Any) -> tuple[str, dict[st
         "gs_version": fields["version"],
         "gs_turn": fields["turn"],
         "gs_expected": json_text(fields["expected"]),
-        "gs_scores": json_text(fields["scores"]),
+        "gs_scores": None if scores_kept else json_text(fields["scores"]),
         "gs_rating": fields["rating"],
         "gs_updated_at": updated_at,
     }

@@ -16,7 +16,9 @@ from bench import families
 from games import fast_append, folding, services, store
 from games.models import Event, Stream
 from games.rules.base import Move
+from scoring import projections
 from scoring.models import BonusAward, GameSummary, PlayerRecord
+from scoring.projections import game_summary
 from tests.play import random_layout, record
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -268,3 +270,34 @@ def test_a_snapshot_is_read_back_by_pickle_itself_for_every_family(family: str) 
         assert pickle.loads(packed[32:]) == (folded.header, folded.state)
         back = folding._unpack(game_id, "game", folded.version, packed)
         assert back is not None and back.state == folded.state
+
+
+def test_a_throw_that_changes_no_score_leaves_the_summarys_scores_and_the_rows_stay_right(
+    django_assert_max_num_queries: Any, monkeypatch: Any
+) -> None:
+    # given a Scarney 3000 game played on the fast path, turns entered between throws
+    judged: list[bool] = []
+    same_scores = game_summary.same_scores
+    monkeypatch.setattr(
+        game_summary, "same_scores", lambda *a: judged.append(same_scores(*a)) or judged[-1]
+    )
+    kind, seats, ruleset = next(f for f in families.FAMILIES if f[0] == "scarney-3000")
+    game = services.game_start(
+        kind=kind, seats=[{"name": f"K{s}"} for s in range(seats)], ruleset=ruleset
+    )
+    kept = written = 0
+    for type, data in families.moves(kind, seats, ruleset, 150, seed=3):
+        before = GameSummary.objects.get(pk=game.pk).scores
+        with django_assert_max_num_queries(1):
+            recorded = services.event_record(
+                stream_id=game.pk, event_id=uuid.uuid4(), type=type, data=data
+            )
+        after = recorded.folded.scores_json
+        summary = GameSummary.objects.get(pk=game.pk)
+        # then every move leaves the row's scores equal to its state's, written or kept
+        assert summary.scores == after and summary.version == recorded.folded.version
+        kept, written = (kept + 1, written) if after == before else (kept, written + 1)
+    # and most throws changed no score and sent none (the row kept its own), the turns did
+    assert kept > written > 5 and judged.count(True) == kept
+    # and the read models equal a re-fold of the events
+    assert projections.differences() == []

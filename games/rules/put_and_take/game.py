@@ -164,7 +164,7 @@ def _dice_view(state: State) -> dict[str, Any]:
         "order": list(state.order),
         "away": sorted(state.away),
         "throws": [_throw_view(throw) for throw in state.throws],
-        "rounds": [end._asdict() for end in state.rounds[-1:]],
+        "rounds": [end._asdict() for end in state.last_round()],
         "seating": None if state.seating is None else _seating_view(state.seating),
     }
 

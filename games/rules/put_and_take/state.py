@@ -202,6 +202,12 @@ class State:
         """How each round ended, in order (round n is the n-th)."""
         return tuple(_round_end(number, byte) for number, byte in enumerate(self.round_ends, 1))
 
+    def last_round(self) -> tuple[RoundEnd, ...]:
+        """How the last round over ended (none before the first): read from its byte alone."""
+        if not self.round_ends:
+            return ()
+        return (_round_end(len(self.round_ends), self.round_ends[-1]),)
+
     # A snapshot of an older shape must not load into this one field by field: refuse it, and
     # the stream is refolded from its events (games.folding.unpack).
     def __getstate__(self) -> tuple[Any, ...]:

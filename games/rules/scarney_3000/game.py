@@ -56,7 +56,7 @@ from games.rules.scarney_3000.scoring import DICE, Ruleset
 from games.rules.scarney_3000.view import (
     dice_view,
     report_of,
-    seat_score,
+    scores_of,
     sheet_view,
     sides_view,
 )
@@ -129,7 +129,7 @@ class Scarney3000Rules:
 
     def scores(self, state: State) -> tuple[SeatScore, ...]:
         """Each seat's entered turns summed; bonus hands itemised as awards."""
-        return tuple(seat_score(state, seat) for seat in range(state.seats))
+        return scores_of(state)
 
     def result(self, state: State) -> Result | None:
         if state.phase != OVER:

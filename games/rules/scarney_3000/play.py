@@ -70,6 +70,11 @@ class Turns(Sequence[Turn]):
         """How many turns ``seat`` has finished (a bust counts)."""
         return self._data[:: _TURN.size].count(seat)
 
+    @property
+    def packed(self) -> bytes:
+        """The turns as stored: equal bytes, equal turns."""
+        return self._data
+
     def rows(self) -> Iterator[tuple[int, int]]:
         """Each turn as a plain ``(seat, score)``, the quickest to read."""
         return _TURN.iter_unpack(self._data)
@@ -122,7 +127,12 @@ def pack_awards(seat: int, number: int, throws: Sequence[Throw]) -> bytes:
 
 def award_rows(state: State) -> Iterator[tuple[int, int, str, int, int]]:
     """Each bonus hand awarded so far: ``(seat, turn number, face, dice, points)``."""
-    for seat, number, face, count, points in _AWARD.iter_unpack(state.awards):
+    return unpack_awards(state.awards)
+
+
+def unpack_awards(awards: bytes) -> Iterator[tuple[int, int, str, int, int]]:
+    """The rows of ``pack_awards``'s bytes, one after another."""
+    for seat, number, face, count, points in _AWARD.iter_unpack(awards):
         yield seat, number, face.decode(), count, points
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,9 +13,9 @@ from games.rules.scarney_3000.play import (
     MUST_THROW,
     OVER,
     State,
-    award_rows,
+    Turns,
     contestant_totals,
-    totals,
+    unpack_awards,
 )
 from games.rules.scarney_3000.scoring import (
     BUST,
@@ -29,20 +30,28 @@ from games.rules.scarney_3000.scoring import (
 SIDE_NAMES = ("We", "They")
 
 
-def seat_score(state: State, seat: int) -> SeatScore:
-    """Points are the turn scores less their bonus hands, which are itemised.
+def scores_of(state: State) -> tuple[SeatScore, ...]:
+    """Every seat's score: points are the turn scores less their bonus hands, which are
+    itemised. The kind names the hand (``three_6s``, ``four_dead_dice``): one kind has one value
+    in a game, so a seat's awards of one kind are identical rows on the read side; ``why`` names
+    the seat's turn that made it. Made once per (totals, awards), which change only as a turn
+    ends."""
+    return _scores(state.sums, state.awards, state.seats)
 
-    The kind names the hand (``three_6s``, ``four_dead_dice``): one kind has one value in a
-    game, so a seat's awards of one kind are identical rows on the read side; ``why`` names the
-    seat's turn that made it.
-    """
-    bonuses = tuple(
-        _award(face, count, points, number)
-        for owner, number, face, count, points in award_rows(state)
-        if owner == seat
+
+# A long game itemises a hundred bonus hands, and its scores stay the same over the throws of a
+# turn: each move's answer and summary would unpack them all again. Kept for the few hundred
+# games a process serves at once (each entry is one game's scores at one turn).
+@functools.lru_cache(maxsize=256)
+def _scores(sums: tuple[int, ...], awards: bytes, seats: int) -> tuple[SeatScore, ...]:
+    owned: list[list[BonusAward]] = [[] for _ in range(seats)]
+    for owner, number, face, count, points in unpack_awards(awards):
+        owned[owner].append(_award(face, count, points, number))
+    totals = list(sums) if sums else [0] * seats
+    return tuple(
+        SeatScore(seat, totals[seat] - sum(award.points for award in bonuses), tuple(bonuses))
+        for seat, bonuses in enumerate(owned)
     )
-    total = totals(state)[seat]
-    return SeatScore(seat, total - sum(award.points for award in bonuses), bonuses)
 
 
 def _award(face: str, count: int, points: int, number: int) -> BonusAward:
@@ -154,10 +163,18 @@ def throw_view(throw: Throw, banked: int, pending: int) -> dict[str, Any]:
 
 
 def sheet_view(state: State) -> list[dict[str, Any]]:
-    """Each seat's column as on the book's sheet: scoring turns, "score - cumulative"."""
-    columns: list[list[dict[str, int]]] = [[] for _ in range(state.seats)]
-    running = [0] * state.seats
-    for seat, score in state.turns.rows():
+    """Each seat's column as on the book's sheet: scoring turns, "score - cumulative".
+
+    Made once per turn (the sheet changes only as one ends) and shared: callers must not
+    change it."""
+    return _sheet(state.turns.packed, state.seats)
+
+
+@functools.lru_cache(maxsize=256)
+def _sheet(turns: bytes, seats: int) -> list[dict[str, Any]]:
+    columns: list[list[dict[str, int]]] = [[] for _ in range(seats)]
+    running = [0] * seats
+    for seat, score in Turns(turns).rows():
         if score:
             running[seat] += score
             columns[seat].append({"score": score, "cumulative": running[seat]})

@@ -748,6 +748,10 @@ def test_a_long_session_keeps_its_state_small_and_its_nets_equal_to_the_ledger()
     assert nets(state) == summed
     # Three bytes a movement, one a round, and the round's few throws.
     assert len(pickle.dumps(state)) < 3 * len(state.ledger) + len(state.rounds) + 3000
+    # The view shows the last round over, read from its byte alone.
+    assert state.round > 100 and state.last_round() == state.rounds[-1:]
+    shown = PUT_AND_TAKE.view(state)["dice"]["rounds"]
+    assert shown == [state.rounds[-1]._asdict()]
 
 
 def test_chips_beyond_two_bytes_are_kept_whole_in_the_ledger() -> None:

@@ -404,6 +404,23 @@ def test_a_long_game_keeps_its_turns_packed_and_only_the_last_turns_throws() -> 
         state.turns[1_200]
 
 
+def test_scores_and_the_sheet_are_made_once_a_turn_and_equal_after_a_snapshot() -> None:
+    # given: a turn entered, then the throws of the next turn
+    entered = turns(play(start(), throw("6 6 6 1 3"), throw("D 4"), STAND), 0)
+    throwing = play(entered, throw("D 6 6 6 1"))
+    # then: the throws change neither, so each move's answer reuses them
+    assert RULES.scores(throwing) is RULES.scores(entered)
+    assert RULES.view(throwing)["sheet"] is RULES.view(entered)["sheet"]
+    # and a state read back from its snapshot shows the same scores and sheet
+    copy = pickle.loads(pickle.dumps(throwing))
+    assert RULES.scores(copy) == RULES.scores(throwing)
+    assert RULES.view(copy)["sheet"] == RULES.view(throwing)["sheet"]
+    # and the next turn entered changes both
+    done = play(throwing, STAND)
+    assert RULES.scores(done)[0].total == RULES.scores(throwing)[0].total + 950
+    assert RULES.view(done)["sheet"][0]["entries"][-1] == {"score": 950, "cumulative": 1900}
+
+
 def test_bonus_hands_of_a_bust_turn_are_not_awarded() -> None:
     state = play(start(), throw("D D D 1 3"), throw("1 4"))
     assert RULES.scores(state)[0].bonuses == ()
