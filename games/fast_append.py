@@ -23,7 +23,8 @@ from typing import Any
 
 from django.db import connection
 
-from games import folding, readmodels, store
+from games import folding, readmodels, shared_heads, store
+from games.events import upcast
 from games.models import Stream
 from games.rules.base import Move
 from games.rules.errors import RuleError
@@ -141,7 +142,27 @@ def _attempt(
         return Stale(head, written)
     if not over:
         remember(stream_id, Head(after.version, event.hash, after))
+        _share(stream_id, head.hash, event)
     return event.stored(written), after, status
+
+
+def _share(stream_id: uuid.UUID, previous: str, event: store.Draft) -> None:
+    """Publish the move for the host's other processes (games.shared_heads); not a move inside
+    a caller's transaction, which may yet be rolled back."""
+    if shared_heads.enabled() and not store.in_transaction():
+        move = shared_heads.Published(
+            stream_id,
+            event.version,
+            event.id,
+            event.type,
+            event.schema_version,
+            event.data_json,
+            event.meta_json,
+            event.recorded_at,
+            previous,
+            event.hash,
+        )
+        shared_heads.publish(stream_id, move)
 
 
 def _fresh_head(stream_id: uuid.UUID, stale: Stale) -> Head | None:
@@ -165,6 +186,8 @@ _SLOW_TYPES = SERVICE_ONLY | {UNDO}
 
 def _head(stream_id: uuid.UUID, expected_version: int | None) -> Head | None:
     head = _heads.get(stream_id)
+    if head is not None:
+        head = _caught_up(stream_id, head)
     if head is None or (expected_version is not None and expected_version != head.version):
         head = _read_head(stream_id)  # another process may have moved the stream on
     if head is None or head.folded.category != Stream.Category.GAME:
@@ -172,6 +195,27 @@ def _head(stream_id: uuid.UUID, expected_version: int | None) -> Head | None:
     if expected_version is not None and expected_version != head.version:
         return None
     return head
+
+
+def _caught_up(stream_id: uuid.UUID, head: Head) -> Head | None:
+    """``head``, or the head after the moves other processes of this host appended since
+    (games.shared_heads), folded on; None if the stream is known to be further on but the moves
+    missed are not all there: the head is then read, not guessed at."""
+    moves = shared_heads.newer(stream_id, head.version)
+    if moves is None:
+        return head
+    if moves[0].version != head.version + 1 or not shared_heads.linked(head.hash, moves):
+        return None
+    try:
+        missed = [Move(m.type, upcast(m.type, m.data(), m.schema_version)) for m in moves]
+        folded = folding.fold_on(head.folded, missed)
+    except (RuleError, ValueError):
+        return None
+    if folded is None:
+        return None
+    caught = Head(moves[-1].version, moves[-1].hash, folded)
+    remember(stream_id, caught)
+    return caught
 
 
 def _read_head(stream_id: uuid.UUID) -> Head | None:

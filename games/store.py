@@ -11,7 +11,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
@@ -70,6 +70,8 @@ class Draft:
         "meta",
         "recorded_at",
         "hash",
+        "data_json",
+        "meta_json",
     )
 
     def __init__(
@@ -87,6 +89,8 @@ class Draft:
         self.data, self.meta = data, meta
         self.recorded_at = timezone.now()
         self.hash = ""
+        # The canonical JSON of the data and meta, as appended (set by append_unlocked).
+        self.data_json = self.meta_json = ""
 
     def stored(self, position: int) -> StoredEvent:
         """The event as read back once appended at ``position`` (its data is already in the
@@ -110,12 +114,32 @@ class Draft:
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str)
 
 
+class Chained(Protocol):
+    """What a chain hash covers besides the data and meta (an Event, a Draft, a move shared by
+    games.shared_heads)."""
+
+    @property
+    def stream_id(self) -> uuid.UUID: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def id(self) -> uuid.UUID: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def schema_version(self) -> int: ...
+    @property
+    def recorded_at(self) -> datetime: ...
+
+
 def chain_hash(previous: str, event: Event | Draft) -> str:
     """SHA-256 over the previous hash and the event's identity and content."""
-    return _hash(previous, event, _CANONICAL.encode(event.data), _CANONICAL.encode(event.meta))
+    return hash_of_texts(
+        previous, event, _CANONICAL.encode(event.data), _CANONICAL.encode(event.meta)
+    )
 
 
-def _hash(previous: str, event: Event | Draft, data: str, meta: str) -> str:
+def hash_of_texts(previous: str, event: Chained, data: str, meta: str) -> str:
     """chain_hash with the data and meta already in their canonical JSON (the append sends the
     same text to the database). The body is the canonical JSON of the list ``[previous, stream,
     version, id, type, schema version, data, meta, recorded at]``, written piece by piece."""
@@ -316,7 +340,8 @@ def append_unlocked(
     ``snapshot`` None leaves the stream's older snapshot in place (SNAPSHOT_EVERY).
     """
     data, meta = _CANONICAL.encode(event.data), _CANONICAL.encode(event.meta)
-    event.hash = _hash(previous_hash, event, data, meta)
+    event.hash = hash_of_texts(previous_hash, event, data, meta)
+    event.data_json, event.meta_json = data, meta
     params: dict[str, Any] = {
         "version": event.version,
         "previous": event.version - 1,
@@ -417,6 +442,11 @@ def _fetch(sql: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
             return cursor.fetchone()
     finally:
         raw.prepare_threshold = threshold
+
+
+def in_transaction() -> bool:
+    """Whether this thread's connection is inside a transaction a caller holds."""
+    return bool(_database().in_atomic_block)
 
 
 def _database() -> Any:

@@ -209,6 +209,10 @@ CACHES = {
     ),
 }
 
+# The fast path's moves shared by the web processes of one host through a file in /dev/shm
+# (games/shared_heads.py): a process behind a game folds the moves it missed from there.
+SHARED_HEADS = env_bool("SHARED_HEADS", True)
+
 # Rendered reads kept per web process under the fingerprint they were built from
 # (scoring/answer_cache.py), at most this many bytes of bodies; 0 keeps none.
 ANSWER_CACHE_BYTES = int(os.environ.get("ANSWER_CACHE_BYTES", str(64 * 1024 * 1024)))

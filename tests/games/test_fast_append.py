@@ -159,7 +159,10 @@ def test_a_black_corner_finish_on_the_fast_path_itemises_its_bonus_rows(
     assert sorted(rows) == [("black", 20, ["B2"]), ("black_corner", 40, ["B1"])]
 
 
-def test_a_head_left_stale_by_another_process_costs_no_locked_path(monkeypatch: Any) -> None:
+def test_a_head_left_stale_by_another_process_costs_no_locked_path(
+    monkeypatch: Any, settings: Any
+) -> None:
+    settings.SHARED_HEADS = False  # the statement that wrote nothing is what this tests
     # given this process's cached head one move behind the stream (another process moved it)
     game_id, rng = started_game(4)
     first = next_move(game_id, rng)
@@ -225,7 +228,10 @@ def test_a_head_behind_its_snapshot_is_folded_on_by_a_process_that_never_saw_it(
     assert folding.refold(Stream.objects.get(pk=game_id)).state == recorded.folded.state
 
 
-def test_a_stale_head_is_caught_up_from_a_snapshot_behind_the_stream(monkeypatch: Any) -> None:
+def test_a_stale_head_is_caught_up_from_a_snapshot_behind_the_stream(
+    monkeypatch: Any, settings: Any
+) -> None:
+    settings.SHARED_HEADS = False  # the statement that wrote nothing is what this tests
     # given this process's head at version 4 while the stream went on to 6 (snapshot at 4)
     game_id, rng = started_game(8)
     _move(game_id, rng), _move(game_id, rng)

@@ -1,0 +1,182 @@
+"""The fast path's moves shared by the processes of one host (games.shared_heads): a process
+behind a game folds the moves it missed from the shared file, and nothing it reads there is
+trusted without its chain hash."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from games import fast_append, folding, services, shared_heads, store
+from games.models import Stream
+from tests.play import random_layout, record
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def started_game(seed: int) -> tuple[uuid.UUID, random.Random]:
+    rng = random.Random(seed)
+    game = services.game_start(kind="scarney-solitaire", seats=[{"name": "Gus"}])
+    record(game.pk, random_layout(rng))
+    return game.pk, rng
+
+
+def move(game_id: uuid.UUID, rng: random.Random, **extra: Any) -> services.Recorded:
+    folded = folding.load(Stream.objects.get(pk=game_id))
+    chosen = rng.choice(folded.engine.rules.legal_events(folded.state))
+    return services.event_record(
+        stream_id=game_id, event_id=uuid.uuid4(), type=chosen.type, data=dict(chosen.data), **extra
+    )
+
+
+class Statements:
+    """Counts the fast path's statements: appends, and head reads."""
+
+    def __init__(self, monkeypatch: Any) -> None:
+        self.appends = self.head_reads = 0
+        fetch, game_head = store._fetch, store.game_head
+
+        def counted_fetch(sql: str, params: Any) -> Any:
+            self.appends += "INSERT INTO games_event" in sql
+            return fetch(sql, params)
+
+        def counted_head(stream_id: uuid.UUID) -> Any:
+            self.head_reads += 1
+            return game_head(stream_id)
+
+        monkeypatch.setattr(store, "_fetch", counted_fetch)
+        monkeypatch.setattr(store, "game_head", counted_head)
+
+
+def behind(game_id: uuid.UUID, rng: random.Random, moves: int) -> fast_append.Head:
+    """This process's head left ``moves`` behind the stream, as if another process of the host
+    had made them (it published them; this process's cache never saw them)."""
+    stale = fast_append._heads[game_id]
+    for _ in range(moves):
+        move(game_id, rng)
+    fast_append.remember(game_id, stale)
+    return stale
+
+
+@pytest.mark.parametrize("missed", [1, 3])
+def test_moves_another_process_made_are_folded_on_and_the_move_takes_one_statement(
+    monkeypatch: Any, missed: int
+) -> None:
+    game_id, rng = started_game(1)
+    move(game_id, rng)
+    stale = behind(game_id, rng, missed)
+    counted = Statements(monkeypatch)
+
+    recorded = move(game_id, rng)
+
+    assert recorded.created and recorded.event.version == stale.version + missed + 1
+    assert (counted.appends, counted.head_reads) == (1, 0)
+    assert recorded.folded.state == folding.refold(Stream.objects.get(pk=game_id)).state
+
+
+def test_with_expected_version_the_missed_moves_are_folded_on_without_reading_the_head(
+    monkeypatch: Any,
+) -> None:
+    game_id, rng = started_game(2)
+    move(game_id, rng)
+    behind(game_id, rng, 2)
+    counted = Statements(monkeypatch)
+
+    recorded = move(game_id, rng, expected_version=5)
+
+    assert recorded.created and recorded.event.version == 6
+    assert (counted.appends, counted.head_reads) == (1, 0)
+
+
+def test_more_moves_missed_than_a_slot_keeps_means_the_head_is_read(monkeypatch: Any) -> None:
+    game_id, rng = started_game(3)
+    move(game_id, rng)
+    behind(game_id, rng, shared_heads.KEEP + 1)
+    counted = Statements(monkeypatch)
+
+    recorded = move(game_id, rng)
+
+    # the head is read (no append that writes nothing), then the move is appended on it
+    assert recorded.created and (counted.appends, counted.head_reads) == (1, 1)
+    assert recorded.folded.state == folding.refold(Stream.objects.get(pk=game_id)).state
+
+
+@pytest.mark.parametrize("damage", ["data", "hash", "torn"])
+def test_a_slot_that_does_not_chain_is_never_folded_on(monkeypatch: Any, damage: str) -> None:
+    # given a head one move behind, and the slot holding that move altered
+    game_id, rng = started_game(4)
+    move(game_id, rng)
+    stale = behind(game_id, rng, 1)
+    (published,) = shared_heads.newer(game_id, stale.version) or []
+    forged = {
+        "data": replace(published, data_json='{"circle":16}'),
+        "hash": replace(published, hash="0" * 64),
+        "torn": replace(published, previous="f" * 64),
+    }[damage]
+    shared_heads.publish(game_id, forged)
+    counted = Statements(monkeypatch)
+
+    recorded = move(game_id, rng)
+
+    # then the move still lands on the stream as it is, by the head read from the database
+    assert recorded.created and recorded.event.version == stale.version + 2
+    assert (counted.appends, counted.head_reads) == (1, 1)
+    assert recorded.folded.state == folding.refold(Stream.objects.get(pk=game_id)).state
+
+
+def test_a_slot_another_game_took_over_is_not_read(monkeypatch: Any) -> None:
+    # given a head one move behind, and its slot since written by another game's move
+    game_id, rng = started_game(4)
+    move(game_id, rng)
+    stale = behind(game_id, rng, 1)
+    (published,) = shared_heads.newer(game_id, stale.version) or []
+    slots = shared_heads.SLOTS
+    other = uuid.UUID(int=(uuid.uuid4().int // slots) * slots + game_id.int % slots)
+    shared_heads.publish(other, replace(published, stream_id=other))
+    assert shared_heads.newer(game_id, 0) is None
+    counted = Statements(monkeypatch)
+
+    recorded = move(game_id, rng)
+
+    # then the stale head is found out by the database, as without sharing: the statement that
+    # writes nothing, or the head read when the stale head refuses the move
+    assert recorded.created and recorded.event.version == stale.version + 2
+    assert counted.appends + counted.head_reads == 2
+    assert recorded.folded.state == folding.refold(Stream.objects.get(pk=game_id)).state
+
+
+def test_a_move_inside_a_callers_transaction_is_not_shared() -> None:
+    from django.db import transaction
+
+    game_id, rng = started_game(5)
+    move(game_id, rng)
+    version = fast_append._heads[game_id].version
+    with transaction.atomic():
+        inside = move(game_id, rng)
+    assert inside.event.version == version + 1
+    assert shared_heads.newer(game_id, version) is None
+
+
+def test_a_slot_keeps_the_last_moves_of_its_game_and_starts_anew_when_the_chain_breaks() -> None:
+    game_id, rng = started_game(1)
+    for _ in range(shared_heads.KEEP + 1):
+        last = move(game_id, rng)
+    kept = shared_heads.newer(game_id, 0) or []
+    version = last.event.version
+    assert [m.version for m in kept] == list(range(version - shared_heads.KEEP + 1, version + 1))
+    assert kept[-1].hash == last.event.hash and shared_heads.linked(kept[0].previous, kept)
+    # a move that does not follow the slot's last starts it anew
+    stray = replace(kept[-1], version=20, previous="a" * 64)
+    shared_heads.publish(game_id, stray)
+    assert shared_heads.newer(game_id, 0) == [stray]
+
+
+def test_switched_off_nothing_is_shared(settings: Any) -> None:
+    settings.SHARED_HEADS = False
+    game_id, rng = started_game(7)
+    move(game_id, rng)
+    assert shared_heads.newer(game_id, 0) is None
