@@ -80,9 +80,8 @@ def publish(stream_id: uuid.UUID, move: Published) -> None:
     if memory is None:
         return
     start = _slot(stream_id)
-    previous = bytes.fromhex(move.previous)
-    kept = _spans(memory[start : start + SLOT_SIZE], stream_id)
-    if not kept or kept[-1][0] != move.version - 1 or kept[-1][1] != previous:
+    kept = _spans(memory, start, stream_id)
+    if not kept or kept[-1][0] != move.version - 1 or kept[-1][1] != move.previous:
         kept = []  # not this game's chain up to this move: the slot starts anew
     spans = [block for _, _, block in kept[-(KEEP - 1) :]] + [_packed(move)]
     while sum(map(len, spans)) + SLOT_HEAD.size > SLOT_SIZE and spans:
@@ -100,13 +99,17 @@ def newer(stream_id: uuid.UUID, version: int) -> list[Published] | None:
     if memory is None:
         return None
     start = _slot(stream_id)
-    try:
-        owner, last, _, _ = SLOT_HEAD.unpack_from(memory, start)
-    except struct.error:
-        return None
+    owner, last, _, _ = SLOT_HEAD.unpack_from(memory, start)
     if owner != stream_id.bytes or last <= version:
         return None
-    return [m for m in _read(memory, start, stream_id) if m.version > version]
+    try:
+        return [
+            _move(stream_id, block)
+            for v, _, block in _spans(memory, start, stream_id)
+            if v > version
+        ]
+    except (struct.error, ValueError, UnicodeDecodeError):
+        return []  # torn by a writer: known to be newer, not readable
 
 
 def linked(previous: str, moves: list[Published]) -> bool:
@@ -140,64 +143,46 @@ def _packed(move: Published) -> bytes:
     return head + b"".join(encoded)
 
 
-def _spans(block: bytes, stream_id: uuid.UUID) -> list[tuple[int, bytes, bytes]]:
-    """Each move of the slot ``block`` if it is this game's: (version, its hash, its bytes);
-    [] if it is not, or if it does not parse."""
+def _spans(memory: mmap.mmap, start: int, stream_id: uuid.UUID) -> list[tuple[int, str, bytes]]:
+    """Each move of the slot at ``start`` if it is this game's: (its version, its hash, its
+    bytes); [] if it is not, or if it does not parse (a torn write)."""
+    owner, _, length, count = SLOT_HEAD.unpack_from(memory, start)
+    if owner != stream_id.bytes or length > SLOT_SIZE - SLOT_HEAD.size:
+        return []
+    block = memory[start + SLOT_HEAD.size : start + SLOT_HEAD.size + length]
+    spans, at = [], 0
     try:
-        owner, _, length, count = SLOT_HEAD.unpack_from(block, 0)
-        if owner != stream_id.bytes or length > SLOT_SIZE - SLOT_HEAD.size:
-            return []
-        spans, at = [], SLOT_HEAD.size
         for _ in range(count):
             version, _, *lengths, _, _, hash = MOVE_HEAD.unpack_from(block, at)
             end = at + MOVE_HEAD.size + sum(lengths)
-            if end > SLOT_HEAD.size + length:
+            if end > length:
                 return []
-            spans.append((version, hash, block[at:end]))
+            spans.append((version, hash.hex(), block[at:end]))
             at = end
-        return spans
     except struct.error:
         return []
+    return spans
 
 
-def _read(memory: mmap.mmap, start: int, stream_id: uuid.UUID) -> list[Published]:
-    """The moves in the slot at ``start`` if it is this game's; [] if it is not, or if what it
-    holds does not parse (a torn write)."""
-    try:
-        block = memory[start : start + SLOT_SIZE]
-        owner, _, length, count = SLOT_HEAD.unpack_from(block, 0)
-        if owner != stream_id.bytes or length > SLOT_SIZE - SLOT_HEAD.size:
-            return []
-        return _moves(block, SLOT_HEAD.size, count, stream_id)
-    except (struct.error, ValueError, UnicodeDecodeError):
-        return []
-
-
-def _moves(block: bytes, at: int, count: int, stream_id: uuid.UUID) -> list[Published]:
-    moves = []
-    for _ in range(count):
-        version, schema, *lengths, id, previous, hash = MOVE_HEAD.unpack_from(block, at)
-        at += MOVE_HEAD.size
-        texts = []
-        for length in lengths:
-            texts.append(block[at : at + length].decode())
-            at += length
-        type, data, meta, recorded_at = texts
-        moves.append(
-            Published(
-                stream_id,
-                version,
-                uuid.UUID(bytes=id),
-                type,
-                schema,
-                data,
-                meta,
-                datetime.fromisoformat(recorded_at),
-                previous.hex(),
-                hash.hex(),
-            )
-        )
-    return moves
+def _move(stream_id: uuid.UUID, block: bytes) -> Published:
+    version, schema, *lengths, id, previous, hash = MOVE_HEAD.unpack_from(block, 0)
+    texts, at = [], MOVE_HEAD.size
+    for length in lengths:
+        texts.append(block[at : at + length].decode())
+        at += length
+    type, data, meta, recorded_at = texts
+    return Published(
+        stream_id,
+        version,
+        uuid.UUID(bytes=id),
+        type,
+        schema,
+        data,
+        meta,
+        datetime.fromisoformat(recorded_at),
+        previous.hex(),
+        hash.hex(),
+    )
 
 
 def _slot(stream_id: uuid.UUID) -> int:
