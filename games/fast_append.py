@@ -5,8 +5,10 @@ stream row's UPDATE takes its lock and re-checks the version, the event is inser
 models updated in the same statement (the summary; when the move ends the game, its bonus rows
 and the players' records too). The state to fold onto comes from a per-process cache of
 stream heads; a head at version N is the state at version N forever, since events never change.
-A head another process has moved on costs one more statement, not the locked path: the statement
-that wrote nothing answers with the head it read, and the move is folded onto that once more.
+The moves other processes of the host appended since are read from games.shared_heads and folded
+on, checked by their chain hashes. A head moved on where that cannot help (another host, more moves
+than a slot keeps) costs one more statement, not the locked path: the statement that wrote nothing
+answers with the head it read, and the move is folded onto that once more.
 The statement writes the stream row's snapshot with every store.SNAPSHOT_EVERY-th event and with
 a game's last; a head read from the row is its snapshot with the few events since folded on.
 Everything else (refusals, the end of a match's game, take-backs, retries, conflicts, matches,

@@ -180,3 +180,54 @@ def test_switched_off_nothing_is_shared(settings: Any) -> None:
     game_id, rng = started_game(7)
     move(game_id, rng)
     assert shared_heads.newer(game_id, 0) is None
+
+
+ANOTHER_PROCESS = """
+import os, random, sys, uuid
+import django
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scarney_site.settings")
+django.setup()
+from games import folding, services
+from games.models import Stream
+game, rng = uuid.UUID(sys.argv[1]), random.Random(int(sys.argv[2]))
+for _ in range(int(sys.argv[3])):
+    folded = folding.load(Stream.objects.get(pk=game))
+    move = rng.choice(folded.engine.rules.legal_events(folded.state))
+    services.event_record(
+        stream_id=game, event_id=uuid.uuid4(), type=move.type, data=dict(move.data)
+    )
+"""
+
+
+def test_moves_a_real_other_process_appended_are_read_from_the_shared_file(
+    monkeypatch: Any,
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from django.db import connection
+
+    # given this process's head of a game, then two moves appended by another process
+    game_id, rng = started_game(8)
+    before = move(game_id, rng).event.version
+    db = connection.settings_dict
+    url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    other = subprocess.run(
+        [sys.executable, "-c", ANOTHER_PROCESS, str(game_id), "3", "2"],
+        env={**os.environ, "DATABASE_URL": url},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert other.returncode == 0, other.stderr
+    assert Stream.objects.get(pk=game_id).version == before + 2
+    counted = Statements(monkeypatch)
+
+    # when this process records the next move
+    recorded = move(game_id, rng)
+
+    # then it folded on the other process's moves from the shared file: one statement
+    assert recorded.created and recorded.event.version == before + 3
+    assert (counted.appends, counted.head_reads) == (1, 0)
+    assert recorded.folded.state == folding.refold(Stream.objects.get(pk=game_id)).state
