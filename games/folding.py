@@ -16,7 +16,9 @@ import io
 import operator
 import pickle
 import struct
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -157,7 +159,7 @@ class Folded:
         """A game's scores as the API shows them, made once per state: the answer to a move and
         the read model's row both show them (a long dice game itemises a hundred bonus hands).
         Shared: callers must not change it."""
-        return [score.as_dict() for score in self.game_rules.scores(self.state)]
+        return _scores_json(self.game_rules.scores(self.state))
 
     @property
     def known_scores_json(self) -> list[dict[str, Any]] | None:
@@ -187,6 +189,26 @@ class Folded:
         if self.category != Stream.Category.MATCH:
             raise TypeError("a game stream has no match rules")
         return _engine(MatchEngine, self.header["format"]).rules
+
+
+# Rules that make a game's scores once for many states (Scarney 3000: once a turn) hand back the
+# same tuple for each: its JSON is then made once as well. Keyed by identity, the tuple held so
+# that its id cannot be another's while kept.
+_SCORES_JSON: OrderedDict[int, tuple[Any, list[dict[str, Any]]]] = OrderedDict()
+_SCORES_JSON_SIZE = 512
+_scores_json_lock = threading.Lock()
+
+
+def _scores_json(scores: Any) -> list[dict[str, Any]]:
+    kept = _SCORES_JSON.get(id(scores))
+    if kept is not None and kept[0] is scores:
+        return kept[1]
+    made = [score.as_dict() for score in scores]
+    with _scores_json_lock:
+        _SCORES_JSON[id(scores)] = (scores, made)
+        if len(_SCORES_JSON) > _SCORES_JSON_SIZE:
+            _SCORES_JSON.popitem(last=False)
+    return made
 
 
 _ENGINES: dict[tuple[type[Any], str], Any] = {}

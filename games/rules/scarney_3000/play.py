@@ -46,9 +46,11 @@ class Turn:
 
 
 _TURN = struct.Struct("<Bi")  # a finished turn packed: the shooter's seat, the score entered
+TURN_SIZE = _TURN.size
 # A bonus hand of an entered turn packed: seat, the seat's turn number, the face (D for dead
 # dice), how many dice, the points.
 _AWARD = struct.Struct("<BHcBi")
+AWARD_SIZE = _AWARD.size
 
 
 class Turns(Sequence[Turn]):

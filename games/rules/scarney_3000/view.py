@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
 from games.rules.base import BonusAward, SeatScore
 from games.rules.dice import DEAD
 from games.rules.scarney_3000.play import (
+    AWARD_SIZE,
     MAY_STAND,
     MUST_THROW,
     OVER,
+    TURN_SIZE,
     State,
     Turns,
     contestant_totals,
@@ -44,14 +48,63 @@ def scores_of(state: State) -> tuple[SeatScore, ...]:
 # games a process serves at once (each entry is one game's scores at one turn).
 @functools.lru_cache(maxsize=256)
 def _scores(sums: tuple[int, ...], awards: bytes, seats: int) -> tuple[SeatScore, ...]:
-    owned: list[list[BonusAward]] = [[] for _ in range(seats)]
-    for owner, number, face, count, points in unpack_awards(awards):
-        owned[owner].append(_award(face, count, points, number))
     totals = list(sums) if sums else [0] * seats
     return tuple(
-        SeatScore(seat, totals[seat] - sum(award.points for award in bonuses), tuple(bonuses))
-        for seat, bonuses in enumerate(owned)
+        SeatScore(seat, totals[seat] - bonus, bonuses)
+        for seat, (bonuses, bonus) in enumerate(_owned(awards, seats))
     )
+
+
+class _Kept:
+    """The last ``size`` values made, by key, for building the next one on them."""
+
+    def __init__(self, size: int) -> None:
+        self._values: OrderedDict[Any, Any] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, key: Any) -> Any:
+        return self._values.get(key)
+
+    def put(self, key: Any, value: Any) -> None:
+        with self._lock:
+            self._values[key] = value
+            if len(self._values) > self._size:
+                self._values.popitem(last=False)
+
+
+_OWNED = _Kept(256)
+_SHEETS = _Kept(256)
+
+Owned = tuple[tuple[tuple[BonusAward, ...], int], ...]
+
+
+def _owned(awards: bytes, seats: int) -> Owned:
+    """Each seat's bonus hands and their sum. A turn appends its awards to those before it: the
+    awards are built on those of an earlier turn still kept, so that a turn's end costs its own
+    awards, not the game's."""
+    found: Owned | None = _OWNED.get((awards, seats))
+    if found is not None:
+        return found
+    base: Owned = tuple(((), 0) for _ in range(seats))
+    start = 0
+    for rows in range(1, 9):  # a turn's awards: a few rows (the throws' bonus hands)
+        cut = len(awards) - rows * AWARD_SIZE
+        if cut < 0:
+            break
+        before = _OWNED.get((awards[:cut], seats))
+        if before is not None:
+            base, start = before, cut
+            break
+    added: list[list[BonusAward]] = [[] for _ in range(seats)]
+    for owner, number, face, count, points in unpack_awards(awards[start:]):
+        added[owner].append(_award(face, count, points, number))
+    owned = tuple(
+        (bonuses + tuple(more), bonus + sum(award.points for award in more))
+        for (bonuses, bonus), more in zip(base, added, strict=True)
+    )
+    _OWNED.put((awards, seats), owned)
+    return owned
 
 
 def _award(face: str, count: int, points: int, number: int) -> BonusAward:
@@ -165,12 +218,18 @@ def throw_view(throw: Throw, banked: int, pending: int) -> dict[str, Any]:
 def sheet_view(state: State) -> list[dict[str, Any]]:
     """Each seat's column as on the book's sheet: scoring turns, "score - cumulative".
 
-    Made once per turn (the sheet changes only as one ends) and shared: callers must not
-    change it."""
-    return _sheet(state.turns.packed, state.seats)
+    Made once per turn (the sheet changes only as one ends), on the sheet before that turn when
+    it is still kept; shared: callers must not change it."""
+    turns, seats = state.turns.packed, state.seats
+    found: list[dict[str, Any]] | None = _SHEETS.get((turns, seats))
+    if found is not None:
+        return found
+    before = _SHEETS.get((turns[:-TURN_SIZE], seats)) if turns else None
+    sheet = _sheet(turns, seats) if before is None else _sheet_after(before, turns)
+    _SHEETS.put((turns, seats), sheet)
+    return sheet
 
 
-@functools.lru_cache(maxsize=256)
 def _sheet(turns: bytes, seats: int) -> list[dict[str, Any]]:
     columns: list[list[dict[str, int]]] = [[] for _ in range(seats)]
     running = [0] * seats
@@ -182,6 +241,19 @@ def _sheet(turns: bytes, seats: int) -> list[dict[str, Any]]:
         {"seat": seat, "entries": entries, "total": running[seat]}
         for seat, entries in enumerate(columns)
     ]
+
+
+def _sheet_after(before: list[dict[str, Any]], turns: bytes) -> list[dict[str, Any]]:
+    """The sheet ``before`` with the last of ``turns`` entered (a bust is not written)."""
+    seat, score = next(Turns(turns[-TURN_SIZE:]).rows())
+    if not score:
+        return before
+    column = before[seat]
+    total = column["total"] + score
+    sheet = list(before)
+    entry = {"score": score, "cumulative": total}
+    sheet[seat] = {"seat": seat, "entries": [*column["entries"], entry], "total": total}
+    return sheet
 
 
 def sides_view(state: State) -> list[dict[str, Any]]:

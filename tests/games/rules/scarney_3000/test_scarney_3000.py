@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import pickle
+import random
 import uuid
 from collections import Counter
 from itertools import product
@@ -25,7 +26,15 @@ from games.rules import registry
 from games.rules.base import Move, fold, make_ruleset
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
 from games.rules.registry import match_rules
-from games.rules.scarney_3000.play import MAY_STAND, MUST_THROW, OVER, State
+from games.rules.scarney_3000 import view
+from games.rules.scarney_3000.play import (
+    MAY_STAND,
+    MUST_THROW,
+    OVER,
+    State,
+    award_rows,
+    totals,
+)
 from games.rules.scarney_3000.scoring import BUST, SCORED, UNCONFIRMED, Ruleset, evaluate
 
 RULES: Any = registry.get("scarney-3000")
@@ -419,6 +428,28 @@ def test_scores_and_the_sheet_are_made_once_a_turn_and_equal_after_a_snapshot() 
     done = play(throwing, STAND)
     assert RULES.scores(done)[0].total == RULES.scores(throwing)[0].total + 950
     assert RULES.view(done)["sheet"][0]["entries"][-1] == {"score": 950, "cumulative": 1900}
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_scores_and_sheet_built_turn_on_turn_equal_those_made_from_scratch(seed: int) -> None:
+    # given a random game, its scores and sheet made on those of the turn before (view._owned,
+    # view._sheet_after) at every state, then the same made from the packed turns and awards
+    rng = random.Random(seed)
+    state = start(rng.randint(2, 4), s3000_target=10_000_000)
+    for _ in range(300):
+        if state.phase == MAY_STAND and rng.random() < 0.4:
+            state = play(state, STAND)
+        else:
+            state = play(state, thrown(*rng.choices("1346D", k=state.in_cup)))
+        built_scores, built_sheet = RULES.scores(state), RULES.view(state)["sheet"]
+        # then they equal those made from scratch
+        fresh: list[list[Any]] = [[] for _ in range(state.seats)]
+        for seat, number, face, count, points in award_rows(state):
+            fresh[seat].append(view._award(face, count, points, number))
+        assert [score.bonuses for score in built_scores] == [tuple(b) for b in fresh]
+        assert [score.total for score in built_scores] == totals(state)
+        assert built_sheet == view._sheet(state.turns.packed, state.seats)
 
 
 def test_bonus_hands_of_a_bust_turn_are_not_awarded() -> None:
