@@ -219,6 +219,22 @@ def _ceiling_path(path: str) -> str:
 # --- the runs -----------------------------------------------------------------------------------
 
 
+# The tables the moves and the ceiling write. A server with autovacuum on (PostgreSQL's default)
+# clears their dead rows as they pile up; this machine's runs with it off, and every move leaves
+# a dead version of its stream row and summary row: without a vacuum the product's tables bloat
+# from scenario to scenario (the ceiling only inserts) and later runs measure the bloat.
+VACUUMED = ("games_stream", "scoring_gamesummary", "games_event", "games_pastsnapshot")
+
+
+def vacuum(url: str) -> None:
+    """VACUUM (ANALYZE) the tables a move writes, and the ceiling's, before a scenario's runs."""
+    import psycopg
+
+    with psycopg.connect(_common.conninfo(url), autocommit=True) as conn:
+        for table in (*VACUUMED, "bench_raw_event"):
+            conn.execute(f"VACUUM (ANALYZE) {table}")
+
+
 def wrk(
     port: int, folder: Path, token: str, seconds: float, spread: bool, profile: Path | None
 ) -> dict[str, Any]:
@@ -392,6 +408,7 @@ def main() -> None:
             games = args.games or (8 if args.length <= 10 else 1)
             t0 = time.perf_counter()
             scenario.prepare(user, per_thread, games)
+            vacuum(url)
             print(f"  {scenario.name}: prepared in {time.perf_counter() - t0:.0f} s", flush=True)
             result = measure(scenario, port, token, args.seconds, args.runs, bool(args.profile))
             s = result["summary"]

@@ -152,7 +152,7 @@ def _share(stream_id: uuid.UUID, previous: str, event: store.Draft) -> None:
     """Publish the move for the host's other processes (games.shared_heads); not a move inside
     a caller's transaction, which may yet be rolled back."""
     if shared_heads.enabled() and not store.in_transaction():
-        move = shared_heads.Published(
+        shared_heads.publish(
             stream_id,
             event.version,
             event.id,
@@ -164,7 +164,6 @@ def _share(stream_id: uuid.UUID, previous: str, event: store.Draft) -> None:
             previous,
             event.hash,
         )
-        shared_heads.publish(stream_id, move)
 
 
 def _fresh_head(stream_id: uuid.UUID, stale: Stale) -> Head | None:
@@ -206,7 +205,11 @@ def _caught_up(stream_id: uuid.UUID, head: Head) -> Head | None:
     moves = shared_heads.newer(stream_id, head.version)
     if moves is None:
         return head
-    if moves[0].version != head.version + 1 or not shared_heads.linked(head.hash, moves):
+    if (
+        not moves
+        or moves[0].version != head.version + 1
+        or not shared_heads.linked(head.hash, moves)
+    ):
         return None
     try:
         missed = [Move(m.type, upcast(m.type, m.data(), m.schema_version)) for m in moves]

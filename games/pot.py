@@ -1,10 +1,11 @@
 """The pot ledger of a game with chips: every movement, with the event that caused it.
 
-A rule engine with a pot (``HasPotLedger``) gives ``pot_ledger(state)``: the movements so far, in
-order, each a ``PotEntry`` as a dict (chips into the pot positive, out of it negative; ``seat`` is
-None for a movement of no one seat). Movements only ever grow from one state to the next, so
-replaying the stream and taking what each event added names the event behind every movement; a
-take-back drops the movements of the move it takes back, exactly as it restores the state."""
+A rule engine with a pot (``HasPotLedger``) gives ``pot_ledger(state)``: the movements a state
+holds, in order, from the ``pot_ledger_start(state)``-th on (a session keeps only its round's),
+each a ``PotEntry`` as a dict (chips into the pot positive, out of it negative; ``seat`` is None
+for a movement of no one seat). Movements only ever grow from one state to the next, so replaying
+the stream and taking what each event added names the event behind every movement; a take-back
+drops the movements of the move it takes back, exactly as it restores the state."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def ledger(stream: Stream) -> dict[str, Any]:
     states = [folding.game_start(first.data)]
     movements: list[dict[str, Any]] = []
     lengths: list[int] = []  # how many movements each state in force had
-    _extend(movements, rules.pot_ledger(states[0]), first)
+    _extend(movements, rules, states[0], first)
     lengths.append(len(movements))
     for event in events:
         step(rules, states, Move(event.type, event.data))
@@ -35,7 +36,7 @@ def ledger(stream: Stream) -> dict[str, Any]:
             lengths.pop()
             del movements[lengths[-1] :]
         else:
-            _extend(movements, rules.pot_ledger(states[-1]), event)
+            _extend(movements, rules, states[-1], event)
             lengths.append(len(movements))
     view = rules.view(states[-1]).get("pot") or {}
     return {
@@ -46,10 +47,11 @@ def ledger(stream: Stream) -> dict[str, Any]:
 
 
 def _extend(
-    movements: list[dict[str, Any]], entries: Sequence[Mapping[str, Any]], event: store.StoredEvent
+    movements: list[dict[str, Any]], rules: HasPotLedger, state: Any, event: store.StoredEvent
 ) -> None:
     """Add the entries ``event`` added to the ledger (those past the ones already listed)."""
-    added = entries[len(movements) :]
+    entries: Sequence[Mapping[str, Any]] = rules.pot_ledger(state)
+    added = entries[max(0, len(movements) - rules.pot_ledger_start(state)) :]
     movements.extend(
         {**entry, "event": str(event.id), "version": event.version, "type": event.type}
         for entry in added

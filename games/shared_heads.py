@@ -15,10 +15,12 @@ torn by two writers at once, or a move whose transaction was rolled back gives a
 not link, and the fast path goes on as it would without this file. No locks are taken: a reader
 that loses a race only misses a shortcut.
 
-A slot holds its game's last ``KEEP`` moves: ``SLOT_HEAD`` (the game's id, the version of its last
-move, the length of what follows, how many moves), then each move as ``MOVE_HEAD`` (version,
-schema version, the lengths of its type, data, meta and time, its id, the hash before it and its
-own hash) and those four texts.
+A slot holds its game's last ``KEEP`` moves: ``SLOT_HEAD`` (the game's id and the version of its
+last move), then ``KEEP`` entries of ``ENTRY_SIZE`` bytes, the move of version v in entry v % KEEP,
+so that a writer writes its own entry and the head, and reads nothing. An entry is its length,
+``MOVE_HEAD`` (version, schema version, the lengths of its type, data, meta and time, its id, the
+hash before it and its own hash) and those four texts; a move too large for an entry is written
+as an empty one (a reader then reads the head from the database).
 """
 
 from __future__ import annotations
@@ -41,7 +43,9 @@ from django.db import DEFAULT_DB_ALIAS, connections
 SLOTS = 2048
 SLOT_SIZE = 2048
 KEEP = 4
-SLOT_HEAD = struct.Struct("<16sIHB")
+SLOT_HEAD = struct.Struct("<16sI12x")
+ENTRY_SIZE = (SLOT_SIZE - SLOT_HEAD.size) // KEEP
+ENTRY_LENGTH = struct.Struct("<H")
 MOVE_HEAD = struct.Struct("<IHBHHB16s32s32s")
 
 
@@ -73,43 +77,71 @@ def enabled() -> bool:
     return bool(getattr(settings, "SHARED_HEADS", True))
 
 
-def publish(stream_id: uuid.UUID, move: Published) -> None:
-    """Write ``move`` into its game's slot after the moves it follows (those kept, if the slot
-    holds this game's chain up to it; else it starts the slot anew)."""
+def publish(
+    stream_id: uuid.UUID,
+    version: int,
+    id: uuid.UUID,
+    type: str,
+    schema_version: int,
+    data_json: str,
+    meta_json: str,
+    recorded_at: datetime,
+    previous: str,
+    hash: str,
+) -> None:
+    """Write a move appended at ``version`` into its game's slot (the fields of Published)."""
     memory = _mapped()
     if memory is None:
         return
+    texts = [
+        type.encode(),
+        data_json.encode(),
+        meta_json.encode(),
+        recorded_at.isoformat().encode(),
+    ]
+    move = MOVE_HEAD.pack(
+        version,
+        schema_version,
+        *map(len, texts),
+        id.bytes,
+        bytes.fromhex(previous),
+        bytes.fromhex(hash),
+    ) + b"".join(texts)
+    if len(move) + ENTRY_LENGTH.size > ENTRY_SIZE:
+        move = b""  # too large to share: readers find the entry empty
     start = _slot(stream_id)
-    kept = _spans(memory, start, stream_id)
-    if not kept or kept[-1][0] != move.version - 1 or kept[-1][1] != move.previous:
-        kept = []  # not this game's chain up to this move: the slot starts anew
-    spans = [block for _, _, block in kept[-(KEEP - 1) :]] + [_packed(move)]
-    while sum(map(len, spans)) + SLOT_HEAD.size > SLOT_SIZE and spans:
-        spans = spans[1:]  # the oldest go first; a move too large alone leaves nothing
-    body = b"".join(spans)
-    head = SLOT_HEAD.pack(stream_id.bytes, move.version, len(body), len(spans))
-    memory[start : start + len(head) + len(body)] = head + body
+    at = start + SLOT_HEAD.size + (version % KEEP) * ENTRY_SIZE
+    memory[at : at + ENTRY_LENGTH.size + len(move)] = ENTRY_LENGTH.pack(len(move)) + move
+    memory[start : start + SLOT_HEAD.size] = SLOT_HEAD.pack(stream_id.bytes, version)
 
 
 def newer(stream_id: uuid.UUID, version: int) -> list[Published] | None:
     """The moves after ``version`` the slot holds for this game, oldest first; None if the slot
-    knows of no move after ``version`` (another game's slot, or nothing newer). Unchecked: the
-    caller verifies the chain."""
+    knows of no move after ``version`` (another game's slot, or nothing newer); [] if it knows
+    of one but not of them all. Unchecked: the caller verifies the chain."""
     memory = _mapped()
     if memory is None:
         return None
     start = _slot(stream_id)
-    owner, last, _, _ = SLOT_HEAD.unpack_from(memory, start)
+    owner, last = SLOT_HEAD.unpack_from(memory, start)
     if owner != stream_id.bytes or last <= version:
         return None
+    if last - version > KEEP:
+        return []
+    moves = []
     try:
-        return [
-            _move(stream_id, block)
-            for v, _, block in _spans(memory, start, stream_id)
-            if v > version
-        ]
+        for wanted in range(version + 1, last + 1):
+            at = start + SLOT_HEAD.size + (wanted % KEEP) * ENTRY_SIZE
+            (length,) = ENTRY_LENGTH.unpack_from(memory, at)
+            move = _move(
+                stream_id, memory[at + ENTRY_LENGTH.size : at + ENTRY_LENGTH.size + length]
+            )
+            if move.version != wanted:
+                return []  # overwritten, or torn by a writer
+            moves.append(move)
     except (struct.error, ValueError, UnicodeDecodeError):
-        return []  # torn by a writer: known to be newer, not readable
+        return []
+    return moves
 
 
 def linked(previous: str, moves: list[Published]) -> bool:
@@ -124,44 +156,6 @@ def linked(previous: str, moves: list[Published]) -> bool:
             return False
         previous = move.hash
     return True
-
-
-def _packed(move: Published) -> bytes:
-    texts = [move.type, move.data_json, move.meta_json, move.recorded_at.isoformat()]
-    encoded = [text.encode() for text in texts]
-    head = MOVE_HEAD.pack(
-        move.version,
-        move.schema_version,
-        len(encoded[0]),
-        len(encoded[1]),
-        len(encoded[2]),
-        len(encoded[3]),
-        move.id.bytes,
-        bytes.fromhex(move.previous),
-        bytes.fromhex(move.hash),
-    )
-    return head + b"".join(encoded)
-
-
-def _spans(memory: mmap.mmap, start: int, stream_id: uuid.UUID) -> list[tuple[int, str, bytes]]:
-    """Each move of the slot at ``start`` if it is this game's: (its version, its hash, its
-    bytes); [] if it is not, or if it does not parse (a torn write)."""
-    owner, _, length, count = SLOT_HEAD.unpack_from(memory, start)
-    if owner != stream_id.bytes or length > SLOT_SIZE - SLOT_HEAD.size:
-        return []
-    block = memory[start + SLOT_HEAD.size : start + SLOT_HEAD.size + length]
-    spans, at = [], 0
-    try:
-        for _ in range(count):
-            version, _, *lengths, _, _, hash = MOVE_HEAD.unpack_from(block, at)
-            end = at + MOVE_HEAD.size + sum(lengths)
-            if end > length:
-                return []
-            spans.append((version, hash.hex(), block[at:end]))
-            at = end
-    except struct.error:
-        return []
-    return spans
 
 
 def _move(stream_id: uuid.UUID, block: bytes) -> Published:

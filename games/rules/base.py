@@ -132,10 +132,14 @@ class Rules(Protocol[S]):
 
 @runtime_checkable
 class HasPotLedger(Protocol):
-    """A game played with a pot: every chip movement so far, in order (RULES.md 0.7), each
-    ``{"kind", "seat", "chips"}`` as ``games.rules.dice.PotEntry.as_dict`` gives it."""
+    """A game played with a pot: its chip movements in order (RULES.md 0.7), each ``{"kind",
+    "seat", "chips"}`` as ``games.rules.dice.PotEntry.as_dict`` gives it. ``pot_ledger`` gives
+    those a state holds: every one, or, where a session goes on as long as the table plays, those
+    from the ``pot_ledger_start``-th on (the earlier ones were given by the states before)."""
 
     def pot_ledger(self, state: Any) -> Sequence[Mapping[str, Any]]: ...
+
+    def pot_ledger_start(self, state: Any) -> int: ...
 
 
 @runtime_checkable

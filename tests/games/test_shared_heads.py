@@ -52,6 +52,21 @@ class Statements:
         monkeypatch.setattr(store, "game_head", counted_head)
 
 
+def publish(move: shared_heads.Published) -> None:
+    shared_heads.publish(
+        move.stream_id,
+        move.version,
+        move.id,
+        move.type,
+        move.schema_version,
+        move.data_json,
+        move.meta_json,
+        move.recorded_at,
+        move.previous,
+        move.hash,
+    )
+
+
 def behind(game_id: uuid.UUID, rng: random.Random, moves: int) -> fast_append.Head:
     """This process's head left ``moves`` behind the stream, as if another process of the host
     had made them (it published them; this process's cache never saw them)."""
@@ -105,19 +120,27 @@ def test_more_moves_missed_than_a_slot_keeps_means_the_head_is_read(monkeypatch:
     assert recorded.folded.state == folding.refold(Stream.objects.get(pk=game_id)).state
 
 
-@pytest.mark.parametrize("damage", ["data", "hash", "torn"])
+@pytest.mark.parametrize("damage", ["data", "hash", "previous", "torn"])
 def test_a_slot_that_does_not_chain_is_never_folded_on(monkeypatch: Any, damage: str) -> None:
     # given a head one move behind, and the slot holding that move altered
     game_id, rng = started_game(4)
     move(game_id, rng)
     stale = behind(game_id, rng, 1)
     (published,) = shared_heads.newer(game_id, stale.version) or []
-    forged = {
-        "data": replace(published, data_json='{"circle":16}'),
-        "hash": replace(published, hash="0" * 64),
-        "torn": replace(published, previous="f" * 64),
-    }[damage]
-    shared_heads.publish(game_id, forged)
+    if damage == "torn":  # half of one writer's entry over another's
+        memory = shared_heads._mapped()
+        assert memory is not None
+        entry = shared_heads._slot(game_id) + shared_heads.SLOT_HEAD.size
+        entry += (published.version % shared_heads.KEEP) * shared_heads.ENTRY_SIZE
+        memory[entry + 40 : entry + 120] = bytes(range(80))
+    else:
+        publish(
+            {
+                "data": replace(published, data_json='{"circle":16}'),
+                "hash": replace(published, hash="0" * 64),
+                "previous": replace(published, previous="f" * 64),
+            }[damage]
+        )
     counted = Statements(monkeypatch)
 
     recorded = move(game_id, rng)
@@ -136,7 +159,7 @@ def test_a_slot_another_game_took_over_is_not_read(monkeypatch: Any) -> None:
     (published,) = shared_heads.newer(game_id, stale.version) or []
     slots = shared_heads.SLOTS
     other = uuid.UUID(int=(uuid.uuid4().int // slots) * slots + game_id.int % slots)
-    shared_heads.publish(other, replace(published, stream_id=other))
+    publish(replace(published, stream_id=other))
     assert shared_heads.newer(game_id, 0) is None
     counted = Statements(monkeypatch)
 
@@ -161,18 +184,26 @@ def test_a_move_inside_a_callers_transaction_is_not_shared() -> None:
     assert shared_heads.newer(game_id, version) is None
 
 
-def test_a_slot_keeps_the_last_moves_of_its_game_and_starts_anew_when_the_chain_breaks() -> None:
+def test_a_slot_keeps_the_last_moves_of_its_game() -> None:
     game_id, rng = started_game(1)
     for _ in range(shared_heads.KEEP + 1):
         last = move(game_id, rng)
-    kept = shared_heads.newer(game_id, 0) or []
-    version = last.event.version
-    assert [m.version for m in kept] == list(range(version - shared_heads.KEEP + 1, version + 1))
+    version, keep = last.event.version, shared_heads.KEEP
+    kept = shared_heads.newer(game_id, version - keep) or []
+    assert [m.version for m in kept] == list(range(version - keep + 1, version + 1))
     assert kept[-1].hash == last.event.hash and shared_heads.linked(kept[0].previous, kept)
-    # a move that does not follow the slot's last starts it anew
-    stray = replace(kept[-1], version=20, previous="a" * 64)
-    shared_heads.publish(game_id, stray)
-    assert shared_heads.newer(game_id, 0) == [stray]
+    # one move more behind: known to be behind, the moves missed not all there
+    assert shared_heads.newer(game_id, version - keep - 1) == []
+    # at the head: nothing newer
+    assert shared_heads.newer(game_id, version) is None
+
+
+def test_a_move_too_large_for_an_entry_is_not_shared() -> None:
+    game_id, rng = started_game(2)
+    last = move(game_id, rng)
+    (shared,) = shared_heads.newer(game_id, last.event.version - 1) or []
+    publish(replace(shared, version=shared.version + 1, data_json="[" + "1," * 400 + "1]"))
+    assert shared_heads.newer(game_id, last.event.version) == []
 
 
 def test_switched_off_nothing_is_shared(settings: Any) -> None:

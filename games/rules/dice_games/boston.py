@@ -158,6 +158,9 @@ class BostonRules:
         """Every chip movement so far: antes, a carried remainder, the win or the split."""
         return [entry.as_dict() for entry in state.ledger]
 
+    def pot_ledger_start(self, state: State) -> int:
+        return 0  # a game's ledger keeps every movement: a game is bounded
+
     def match_report(self, state: State) -> dict[str, Any]:
         """The round's chip nets and what stays in the pot, for the session (the match)."""
         view = pot_view(state)

@@ -130,9 +130,13 @@ class PutAndTakeRules:
         }
 
     def pot_ledger(self, state: State) -> list[dict[str, Any]]:
-        """Every chip movement so far, in order (into the pot positive)."""
+        """The chip movements of the round under way (or just over), in order (into the pot
+        positive); those of earlier rounds were listed from the states before."""
         rows = state.ledger.rows()
         return [{"kind": kind, "seat": seat, "chips": chips} for kind, seat, chips in rows]
+
+    def pot_ledger_start(self, state: State) -> int:
+        return state.ledger_start
 
     def match_report(self, state: State) -> dict[str, Any]:
         """What the session's match needs beyond the nets: rounds played and how they ended."""

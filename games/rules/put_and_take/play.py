@@ -27,6 +27,7 @@ from games.rules.put_and_take.state import (
     SHOOTING,
     SPLIT,
     TAKE,
+    Ledger,
     Seating,
     State,
     Throw,
@@ -127,7 +128,8 @@ def _ante(state: State, move: Move) -> State:
         first_shooter=seated[0],
         shooter=seated[0],
         doubled=False,
-        round_start=len(state.ledger),
+        ledger_start=state.ledger_start + len(state.ledger),
+        ledger=Ledger(),  # the last round's movements stay in the events (and on /pot/)
         throws=(),  # the previous round's throws are in the event stream
     )
     return _move_each(state, "ante", seated, state.ruleset.ante_chips)
@@ -305,7 +307,7 @@ def _end_session(state: State, move: Move) -> State:
 def _pro_rata(state: State, turn: list[int]) -> dict[int, int]:
     """What each put in this round, scaled down to the pot (whole chips, rounded down)."""
     paid = dict.fromkeys(turn, 0)
-    for movement in state.ledger.since(state.round_start):
+    for movement in state.ledger:  # the round's
         if movement.chips > 0 and movement.seat is not None:
             paid[movement.seat] += movement.chips
     total = sum(paid.values())

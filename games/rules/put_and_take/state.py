@@ -193,7 +193,10 @@ class State:
     balance: int = 0
     ledger: Ledger = Ledger()
     seat_nets: tuple[int, ...] = ()  # each seat's chips received minus paid, kept as they move
-    round_start: int = 0  # how many movements the ledger had when the round began
+    # The ledger keeps the movements of the round under way (or just over until the next antes):
+    # a session's snapshot must not grow with it. ``ledger_start``: the movements before them,
+    # each listed by /pot/ from the state it was made in (HasPotLedger.pot_ledger_start).
+    ledger_start: int = 0
     throws: tuple[Throw, ...] = ()  # of the round under way, or of the last one until the antes
     round_ends: bytes = b""  # round_end_byte of each round ended, in order
 
@@ -220,7 +223,7 @@ class State:
             object.__setattr__(self, name, value)
 
 
-_STATE_SHAPE = "put-and-take/2"
+_STATE_SHAPE = "put-and-take/3"
 _STATE_FIELDS = tuple(field.name for field in dataclasses.fields(State))
 
 

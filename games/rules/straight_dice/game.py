@@ -135,6 +135,9 @@ class StraightDiceRules:
     def pot_ledger(self, state: State) -> list[dict[str, Any]]:
         return [movement.as_dict() for movement in state.ledger]
 
+    def pot_ledger_start(self, state: State) -> int:
+        return 0  # a game's ledger keeps every movement: a game is bounded
+
     def match_report(self, state: State) -> dict[str, Any]:
         """What the match needs of a finished game: the pot, the nets, the frames, the sides."""
         return {

@@ -738,15 +738,19 @@ def test_the_view_itemises_the_throws_of_the_round_under_way_or_just_over() -> N
 def test_a_long_session_keeps_its_state_small_and_its_nets_equal_to_the_ledger() -> None:
     rng = random.Random(5)
     state = anted(4)
+    session = list(state.ledger)  # every movement, as /pot/ lists them state after state
     for _ in range(3000):
         faces = "".join(rng.choices(FACES, k=3))
         state = play(state, ANTE if state.phase == "round_over" else throw(faces))
+        session = session[: state.ledger_start] + list(state.ledger)
     assert all(t.round == state.round for t in state.throws)
     summed = [0] * 4
-    for movement in state.ledger:
+    for movement in session:
         summed[movement.seat] -= movement.chips
     assert nets(state) == summed
-    # Three bytes a movement, one a round, and the round's few throws.
+    # The state keeps the round's movements only (three bytes each), a byte a round, and the
+    # round's few throws: it does not grow with the session.
+    assert state.ledger_start + len(state.ledger) == len(session) > 20 * len(state.ledger)
     assert len(pickle.dumps(state)) < 3 * len(state.ledger) + len(state.rounds) + 3000
     # The view shows the last round over, read from its byte alone.
     assert state.round > 100 and state.last_round() == state.rounds[-1:]
