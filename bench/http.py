@@ -11,7 +11,10 @@ of one connection each (so a thread's moves arrive one at a time, in order), for
 * ceiling  ``POST /bench/ceiling/{id}/`` with the very same bodies: one INSERT, a JSON answer.
 
 Ceiling and product runs alternate (C P P C ...); the figures are medians over ``--runs`` runs of
-each and the ratios of those medians. Scenarios: each family (``--families``), with and without
+each and the ratios of those medians. Each run also gives the CPU a request cost the web processes
+and PostgreSQL (from /proc, wrk's own left out): the ratio of those is steadier than the rates'
+on a shared machine. The tables a move writes are vacuumed before each scenario (autovacuum is off
+on these machines, and every move leaves dead rows behind). Scenarios: each family (``--families``), with and without
 ``expected_version``, games of ``--length`` events (10, or 1,000 for the dice games whose games
 do not end), and ``--spread``: ``Connection: close`` on every request (ceiling too), so that each
 move is accepted anew by either process and a game's moves are served by both.
@@ -240,6 +243,7 @@ def wrk(
 ) -> dict[str, Any]:
     args = [str(folder), token] + (["close"] if spread else [])
     spy = None if profile is None else py_spy(profile, seconds)
+    web_before, db_before = cpu_seconds(WEB_PIDS), cpu_seconds(postgres_pids())
     out = subprocess.run(
         [
             "wrk",
@@ -265,11 +269,42 @@ def wrk(
     figures: dict[str, Any] = json.loads(line[4:])
     # Moves only: a thread out of moves asks /healthz (counted apart, as "exhausted").
     figures["rps"] = (figures["requests"] - figures["exhausted"]) / figures["seconds"]
+    # CPU a request costs the web processes and PostgreSQL: steadier than the rate on a shared
+    # machine, and it says which side a move costs more on. wrk's own CPU is left out.
+    done = max(1, figures["requests"])
+    figures["web_cpu_ms"] = 1000 * (cpu_seconds(WEB_PIDS) - web_before) / done
+    figures["db_cpu_ms"] = 1000 * (cpu_seconds(postgres_pids()) - db_before) / done
     figures["stderr"] = out.stderr.strip().splitlines()[:3]
     return figures
 
 
 WEB_PIDS: list[int] = []
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU of ``pids`` so far (those that have ended count nothing)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+def postgres_pids() -> list[int]:
+    """The database server's processes (its backends come and go with connections)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == "postgres":
+                    pids.append(int(entry.name))
+            except OSError:
+                continue
+    return pids
 
 
 PROFILE_MODE = ["--gil"]  # --profile wall: every thread in a request, waiting or not
@@ -302,17 +337,23 @@ def measure(
             print(
                 f"    {which:8s} {figures['rps']:7.0f} req/s  p50 {figures['p50_ms']:6.1f}"
                 f"  p99 {figures['p99_ms']:6.1f}  refused {figures['refused']}"
-                f"  exhausted {figures['exhausted']}  load {figures['loadavg_1m']:.1f}",
+                f"  exhausted {figures['exhausted']}  load {figures['loadavg_1m']:.1f}"
+                f"  cpu/request web {figures['web_cpu_ms']:.2f} db {figures['db_cpu_ms']:.2f} ms",
                 flush=True,
             )
             for message in figures["stderr"]:
                 print(f"      {message}")
     summary: dict[str, Any] = {
-        which: {key: _common.median(r[key] for r in rows) for key in ("rps", "p50_ms", "p99_ms")}
+        which: {
+            key: _common.median(r[key] for r in rows)
+            for key in ("rps", "p50_ms", "p99_ms", "web_cpu_ms", "db_cpu_ms")
+        }
         for which, rows in results.items()
     }
     summary["rps_ratio"] = summary["product"]["rps"] / summary["ceiling"]["rps"]
     summary["p99_ratio"] = summary["product"]["p99_ms"] / summary["ceiling"]["p99_ms"]
+    cpu = {w: summary[w]["web_cpu_ms"] + summary[w]["db_cpu_ms"] for w in ("ceiling", "product")}
+    summary["cpu_ratio"] = cpu["ceiling"] / cpu["product"] if cpu["product"] else 0.0
     return {"scenario": scenario.name, "summary": summary, "runs": results}
 
 
@@ -415,7 +456,10 @@ def main() -> None:
             print(
                 f"  {scenario.name}: {s['product']['rps']:.0f} vs {s['ceiling']['rps']:.0f}"
                 f" req/s = {s['rps_ratio']:.2f}; p99 {s['product']['p99_ms']:.1f} vs"
-                f" {s['ceiling']['p99_ms']:.1f} ms = {s['p99_ratio']:.2f}",
+                f" {s['ceiling']['p99_ms']:.1f} ms = {s['p99_ratio']:.2f}; CPU a request"
+                f" {s['product']['web_cpu_ms'] + s['product']['db_cpu_ms']:.2f} vs"
+                f" {s['ceiling']['web_cpu_ms'] + s['ceiling']['db_cpu_ms']:.2f} ms"
+                f" = {s['cpu_ratio']:.2f}",
                 flush=True,
             )
             _common.record(NAME, {"args": vars(args), **result})
