@@ -14,10 +14,11 @@ Ceiling and product runs alternate (C P P C ...); the figures are medians over `
 each and the ratios of those medians. Each run also gives the CPU a request cost the web processes
 and PostgreSQL (from /proc, wrk's own left out): the ratio of those is steadier than the rates'
 on a shared machine. The tables a move writes are vacuumed before each scenario (autovacuum is off
-on these machines, and every move leaves dead rows behind). Scenarios: each family (``--families``), with and without
-``expected_version``, games of ``--length`` events (10, or 1,000 for the dice games whose games
-do not end), and ``--spread``: ``Connection: close`` on every request (ceiling too), so that each
-move is accepted anew by either process and a game's moves are served by both.
+on these machines, and every move leaves dead rows behind). Scenarios: each family
+(``--families``), with and without ``expected_version``, games of ``--length`` events (10, or
+1,000 for the dice games whose games do not end), and ``--spread``: ``Connection: close`` on
+every request (ceiling too), so that each move is accepted anew by either process and a game's
+moves are served by both.
 
 Each thread plays ``--games`` games round robin (dice games) or a queue of games one after the
 other (Solitaire, High-Low, Manchester: their games end). Event ids are made by the Lua script,
