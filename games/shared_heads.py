@@ -200,8 +200,9 @@ def _open() -> mmap.mmap | None:
     try:
         fd = os.open(path(), os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            if os.fstat(fd).st_size < size:
-                os.ftruncate(fd, size)
+            # Every page allocated now: a write to a page of a sparse file on a full tmpfs is
+            # a SIGBUS that kills the process; a file that cannot be had whole is not used.
+            os.posix_fallocate(fd, 0, size)
             return mmap.mmap(fd, size)
         finally:
             os.close(fd)

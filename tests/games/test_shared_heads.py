@@ -262,3 +262,24 @@ def test_moves_a_real_other_process_appended_are_read_from_the_shared_file(
     assert recorded.created and recorded.event.version == before + 3
     assert (counted.appends, counted.head_reads) == (1, 0)
     assert recorded.folded.state == folding.refold(Stream.objects.get(pk=game_id)).state
+
+
+def test_without_room_in_shared_memory_each_process_keeps_to_its_own_heads(
+    monkeypatch: Any,
+) -> None:
+    import errno
+    import os
+
+    def full(*args: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    # given a host whose /dev/shm has no room for the file
+    shared_heads.reset()
+    monkeypatch.setattr(os, "posix_fallocate", full)
+    try:
+        game_id, rng = started_game(9)
+        # then moves are recorded as without sharing, and nothing is shared
+        assert move(game_id, rng).created and move(game_id, rng).created
+        assert shared_heads._mapped() is None and shared_heads.newer(game_id, 0) is None
+    finally:
+        shared_heads.reset()  # the next test maps the file again
