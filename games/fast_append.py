@@ -144,26 +144,15 @@ def _attempt(
         return Stale(head, written)
     if not over:
         remember(stream_id, Head(after.version, event.hash, after))
-        _share(stream_id, head.hash, event)
+        _share(head.hash, event)
     return event.stored(written), after, status
 
 
-def _share(stream_id: uuid.UUID, previous: str, event: store.Draft) -> None:
+def _share(previous: str, event: store.Draft) -> None:
     """Publish the move for the host's other processes (games.shared_heads); not a move inside
     a caller's transaction, which may yet be rolled back."""
     if shared_heads.enabled() and not store.in_transaction():
-        shared_heads.publish(
-            stream_id,
-            event.version,
-            event.id,
-            event.type,
-            event.schema_version,
-            event.data_json,
-            event.meta_json,
-            event.recorded_at,
-            previous,
-            event.hash,
-        )
+        shared_heads.publish(event, previous)
 
 
 def _fresh_head(stream_id: uuid.UUID, stale: Stale) -> Head | None:

@@ -35,10 +35,12 @@ import threading
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
+
+from games import store
 
 SLOTS = 2048
 SLOT_SIZE = 2048
@@ -77,42 +79,42 @@ def enabled() -> bool:
     return bool(getattr(settings, "SHARED_HEADS", True))
 
 
-def publish(
-    stream_id: uuid.UUID,
-    version: int,
-    id: uuid.UUID,
-    type: str,
-    schema_version: int,
-    data_json: str,
-    meta_json: str,
-    recorded_at: datetime,
-    previous: str,
-    hash: str,
-) -> None:
-    """Write a move appended at ``version`` into its game's slot (the fields of Published)."""
+class Shareable(store.Chained, Protocol):
+    """A move as appended (a store.Draft) or as read from a slot (Published)."""
+
+    @property
+    def data_json(self) -> str: ...
+    @property
+    def meta_json(self) -> str: ...
+    @property
+    def hash(self) -> str: ...
+
+
+def publish(move: Shareable, previous: str) -> None:
+    """Write ``move``, appended after the hash ``previous``, into its game's slot."""
     memory = _mapped()
     if memory is None:
         return
     texts = [
-        type.encode(),
-        data_json.encode(),
-        meta_json.encode(),
-        recorded_at.isoformat().encode(),
+        move.type.encode(),
+        move.data_json.encode(),
+        move.meta_json.encode(),
+        move.recorded_at.isoformat().encode(),
     ]
-    move = MOVE_HEAD.pack(
-        version,
-        schema_version,
+    entry = MOVE_HEAD.pack(
+        move.version,
+        move.schema_version,
         *map(len, texts),
-        id.bytes,
+        move.id.bytes,
         bytes.fromhex(previous),
-        bytes.fromhex(hash),
+        bytes.fromhex(move.hash),
     ) + b"".join(texts)
-    if len(move) + ENTRY_LENGTH.size > ENTRY_SIZE:
-        move = b""  # too large to share: readers find the entry empty
-    start = _slot(stream_id)
-    at = start + SLOT_HEAD.size + (version % KEEP) * ENTRY_SIZE
-    memory[at : at + ENTRY_LENGTH.size + len(move)] = ENTRY_LENGTH.pack(len(move)) + move
-    memory[start : start + SLOT_HEAD.size] = SLOT_HEAD.pack(stream_id.bytes, version)
+    if len(entry) + ENTRY_LENGTH.size > ENTRY_SIZE:
+        entry = b""  # too large to share: readers find the entry empty
+    start = _slot(move.stream_id)
+    at = start + SLOT_HEAD.size + (move.version % KEEP) * ENTRY_SIZE
+    memory[at : at + ENTRY_LENGTH.size + len(entry)] = ENTRY_LENGTH.pack(len(entry)) + entry
+    memory[start : start + SLOT_HEAD.size] = SLOT_HEAD.pack(move.stream_id.bytes, move.version)
 
 
 def newer(stream_id: uuid.UUID, version: int) -> list[Published] | None:
@@ -147,8 +149,6 @@ def newer(stream_id: uuid.UUID, version: int) -> list[Published] | None:
 def linked(previous: str, moves: list[Published]) -> bool:
     """Whether ``moves`` follow the hash ``previous`` one by one, each hash computed anew from
     what the slot holds (games.store's chain hash)."""
-    from games import store
-
     for move in moves:
         if move.previous != previous:
             return False

@@ -53,18 +53,7 @@ class Statements:
 
 
 def publish(move: shared_heads.Published) -> None:
-    shared_heads.publish(
-        move.stream_id,
-        move.version,
-        move.id,
-        move.type,
-        move.schema_version,
-        move.data_json,
-        move.meta_json,
-        move.recorded_at,
-        move.previous,
-        move.hash,
-    )
+    shared_heads.publish(move, move.previous)
 
 
 def behind(game_id: uuid.UUID, rng: random.Random, moves: int) -> fast_append.Head:

@@ -114,10 +114,6 @@ class Ledger(Sequence[PotEntry]):
         for head, chips in _RECORD.iter_unpack(self._data):
             yield _KIND_OF[head], head & _SEAT_MASK, next(wide) if chips == _WIDE else chips
 
-    def since(self, count: int) -> Iterator[PotEntry]:
-        """The movements after the first ``count``."""
-        return itertools.islice(self, count, None)
-
     def __iter__(self) -> Iterator[PotEntry]:
         return itertools.starmap(PotEntry, self.rows())
 
