@@ -8,6 +8,10 @@ Three kinds of writer, each run with 1 and with 8 concurrent writer *processes* 
            are started with ``game_start`` and laid out (``board.laid_out``); the writers then
            append take-offs and jumps chosen at random from ``legal_events``, picking a random
            live game of their share for every append, until the time window closes.
+* statement  the service's one append statement alone (games.store.append_unlocked with the game
+           summary's clause, as the fast path writes it) on laid-out Solitaire games, with no rules,
+           no fold and no service around it: the floor under ``service`` that any Python on top
+           of this statement adds to.
 * raw      the ceiling: psycopg single-row INSERTs (autocommit: one INSERT = one transaction)
            into an equivalent table ``bench_raw_event`` (bigserial position, uuid id unique,
            stream uuid, version int, type, jsonb data/meta, timestamptz, hash,
@@ -44,7 +48,7 @@ from typing import Any  # noqa: E402
 from bench import _common  # noqa: E402
 
 NAME = "append"
-KINDS = ("service", "raw", "peer")
+KINDS = ("service", "statement", "raw", "peer")
 PEER_DB = "scarney_bench_es"
 
 RAW_DDL = """
@@ -70,16 +74,12 @@ RAW_INSERT = (
 # --- the three writers: each sets up, waits at the barrier, appends until its deadline ----------
 
 
-def service_writer(
-    share: list[int], seconds: float, barrier: Any, seed: int, tag: str
-) -> dict[str, Any]:
-    """Start and lay out this writer's games, then append legal moves through the service."""
+def _laid_out_games(share: list[int], rng: random.Random, tag: str) -> list[Any]:
+    """A Solitaire game started and laid out for each of ``share``: the lay-outs recorded."""
     from games import services
     from games.rules.scarney_board.board import ALL_PAWNS, CIRCLES
-    from games.rules.scarney_board.solitaire import SOLITAIRE
 
-    rng = random.Random(seed)
-    live: list[list[Any]] = []  # [stream id, state, version]
+    recorded = []
     for i in share:
         game = services.game_start(
             kind="scarney-solitaire", seats=[{"name": f"bench-{tag}-p{i % 100}"}]
@@ -87,14 +87,29 @@ def service_writer(
         pawns = list(ALL_PAWNS)
         rng.shuffle(pawns)
         layout = {f"C{c}": p for c, p in zip(CIRCLES, pawns, strict=True)}
-        done = services.event_record(
-            stream_id=game.pk,
-            event_id=uuid.uuid4(),
-            type="board.laid_out",
-            data={"position": layout},
-            expected_version=1,
+        recorded.append(
+            services.event_record(
+                stream_id=game.pk,
+                event_id=uuid.uuid4(),
+                type="board.laid_out",
+                data={"position": layout},
+                expected_version=1,
+            )
         )
-        live.append([game.pk, done.folded.state, done.folded.version])
+    return recorded
+
+
+def service_writer(
+    share: list[int], seconds: float, barrier: Any, seed: int, tag: str
+) -> dict[str, Any]:
+    """Start and lay out this writer's games, then append legal moves through the service."""
+    from games import services
+    from games.rules.scarney_board.solitaire import SOLITAIRE
+
+    rng = random.Random(seed)
+    live: list[list[Any]] = []  # [stream id, state, version]
+    for done in _laid_out_games(share, rng, tag):
+        live.append([done.event.stream_id, done.folded.state, done.folded.version])
 
     barrier.wait()
     latencies: list[float] = []
@@ -121,6 +136,47 @@ def service_writer(
             live[k] = live[-1]
             live.pop()
     return {"elapsed": clock() - started, "latencies": latencies, "finished": finished}
+
+
+def statement_writer(
+    share: list[int], seconds: float, barrier: Any, seed: int, tag: str
+) -> dict[str, Any]:
+    """The fast path's statement alone: each game's laid-out state folded once, then events
+    appended onto its head with that state's summary clause; no rules, no service."""
+    from games import readmodels, store
+    from games.models import Stream
+
+    rng = random.Random(seed)
+    live: list[list[Any]] = []  # [stream id, version, head hash, folded]
+    for started in _laid_out_games(share, rng, tag):
+        stream = Stream.objects.get(pk=started.event.stream_id)
+        live.append([stream.pk, stream.version, stream.head_hash, started.folded])
+    projections = readmodels.current()
+    barrier.wait()
+    latencies: list[float] = []
+    clock = time.perf_counter
+    started_at = clock()
+    deadline = started_at + seconds
+    while clock() < deadline:
+        game = live[rng.randrange(len(live))]
+        t0 = clock()
+        event = store.Draft(
+            stream_id=game[0],
+            version=game[1] + 1,
+            event_id=uuid.uuid4(),
+            type="pawn.taken_off",
+            data={"circle": rng.randrange(1, 17)},
+            meta={"recorded_by": None},
+        )
+        more = projections.append_clauses(game[3], "in_progress", event.recorded_at, game[3])
+        written = store.append_unlocked(
+            event, previous_hash=game[2], status="in_progress", snapshot=None, more=more
+        )
+        latencies.append(clock() - t0)
+        if not isinstance(written, int):
+            raise RuntimeError(f"the statement wrote nothing: {written}")
+        game[1], game[2] = event.version, event.hash
+    return {"elapsed": clock() - started_at, "latencies": latencies, "finished": 0}
 
 
 def raw_writer(
@@ -203,7 +259,12 @@ def peer_writer(
     return {"elapsed": clock() - started, "latencies": latencies, "finished": 0}
 
 
-WRITERS = {"service": service_writer, "raw": raw_writer, "peer": peer_writer}
+WRITERS = {
+    "service": service_writer,
+    "statement": statement_writer,
+    "raw": raw_writer,
+    "peer": peer_writer,
+}
 
 
 def _child(
@@ -355,8 +416,11 @@ def main() -> None:
     )
 
     ratios: dict[str, float] = {}
-    targets = {"service/raw_1": 0.35, "service/peer_1": 2.0, "service/peer_8": 2.0}
-    for a, b in (("service", "raw"), ("service", "peer")):
+    # Issue 14's targets for one writer; statement/raw and statement/peer bound what any service
+    # on top of the one statement can reach, service/statement is what the service adds to it.
+    targets = {"service/raw_1": 0.5, "service/peer_1": 2.0, "service/peer_8": 2.0}
+    pairs = [("service", "raw"), ("service", "peer"), ("statement", "raw"), ("statement", "peer")]
+    for a, b in [*pairs, ("service", "statement")]:
         for writers in writer_counts:
             if f"{a}_{writers}" in summary and f"{b}_{writers}" in summary:
                 ratios[f"{a}/{b}_{writers}"] = (

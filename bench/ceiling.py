@@ -52,3 +52,66 @@ def _answer(
         "event": {"position": position, "id": str(event_id), "type": kind, "data": data},
         "game": {"id": str(pk), "version": position},
     }
+
+
+# --- the floor under the product: its one append statement, without the rules --------------------
+
+_heads: dict[uuid.UUID, list[Any]] = {}  # stream id -> [version, head hash, folded, game JSON]
+
+
+class StatementOnly(APIView):
+    """``POST /bench/statement/{id}/``: the product's append statement (the stream row, the event,
+    the summary, the right to record tested) onto a game's head, with no rules: the head's state
+    is folded once per process and never moved on, its summary clause and its game JSON are made
+    from that state. What a move costs over ``CeilingInsert`` that is not the rules."""
+
+    def post(self, request: Request, pk: uuid.UUID) -> Response:
+        from games import permissions, readmodels, store
+        from games.representation import event_json
+
+        body = request.data if isinstance(request.data, dict) else {}
+        data: dict[str, Any] = body["data"] if isinstance(body.get("data"), dict) else {}
+        recorder = permissions.recorder_to_test(request.user)
+        for _attempt in range(2):
+            head = _heads.get(pk) or _read_head(pk)
+            if head is None:
+                return Response({"code": "not_found"}, status=status.HTTP_404_NOT_FOUND)
+            version, previous, folded, game = head
+            event = store.Draft(
+                stream_id=pk,
+                version=version + 1,
+                event_id=uuid.UUID(str(body.get("id"))),
+                type=str(body.get("type", ""))[:60],
+                data=data,
+                meta={"recorded_by": request.user.pk},
+            )
+            more = readmodels.current().append_clauses(
+                folded, "in_progress", event.recorded_at, folded
+            )
+            written = store.append_unlocked(
+                event,
+                previous_hash=previous,
+                status="in_progress",
+                snapshot=None,
+                more=more,
+                recorder=recorder,
+            )
+            if isinstance(written, int):
+                _heads[pk] = [event.version, event.hash, folded, game]
+                answer = {"event": event_json(event.stored(written)), "game": game}
+                return Response(answer, status=status.HTTP_201_CREATED)
+            _heads.pop(pk, None)  # the other web process moved the stream on: read it again
+        return Response({"code": "version.conflict"}, status=status.HTTP_409_CONFLICT)
+
+
+def _read_head(pk: uuid.UUID) -> list[Any] | None:
+    from games import folding, store
+    from games.representation import game_json
+
+    found = store.game_head(pk)
+    folded = None if found is None else folding.unpack_head(pk, "game", found)
+    if found is None or folded is None:
+        return None
+    game = game_json(folded, stream_id=pk, status="in_progress")
+    _heads[pk] = [found.version, found.hash, folded, game]
+    return _heads[pk]

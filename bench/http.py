@@ -150,20 +150,29 @@ class Scenario:
         ev = "ev" if self.expected else "no-ev"
         return f"{self.kind}-{self.length}-{ev}{'-spread' if self.spread else ''}"
 
-    def prepare(self, user: Any, per_thread: int, games: int) -> None:
-        product, ceiling = WORK / self.name / "product", WORK / self.name / "ceiling"
-        for folder in (product, ceiling):
-            shutil.rmtree(folder, ignore_errors=True)
-            folder.mkdir(parents=True)
+    def prepare(self, user: Any, per_thread: int, games: int, statement: bool = False) -> None:
+        """Each arm's moves, a file a wrk thread. The statement arm (``--statement``) writes into
+        games of its own: its events are not the rules' moves, so no product game may get them."""
+        arms = ["product", "ceiling", *(["statement"] if statement else [])]
+        for arm in arms:
+            shutil.rmtree(WORK / self.name / arm, ignore_errors=True)
+            (WORK / self.name / arm).mkdir(parents=True)
         for thread in range(1, THREADS + 1):
-            if self.kind in BOUNDED:
-                lines = self.queue_of_games(user, thread, per_thread)
-            else:
-                lines = self.round_robin(user, thread, per_thread, games)
-            (product / f"t{thread}.txt").write_text("".join(f"{p}\t{b}\n" for p, b in lines))
-            (ceiling / f"t{thread}.txt").write_text(
-                "".join(f"{_ceiling_path(p)}\t{b}\n" for p, b in lines)
-            )
+            lines = self.lines(user, thread, per_thread, games)
+            self.write("product", thread, lines)
+            self.write("ceiling", thread, [(_ceiling_path(p), b) for p, b in lines])
+            if statement:
+                others = self.lines(user, thread + THREADS, per_thread, games)
+                self.write("statement", thread, [(_statement_path(p), b) for p, b in others])
+
+    def lines(self, user: Any, thread: int, count: int, games: int) -> list[tuple[str, str]]:
+        if self.kind in BOUNDED:
+            return self.queue_of_games(user, thread, count)
+        return self.round_robin(user, thread, count, games)
+
+    def write(self, arm: str, thread: int, lines: list[tuple[str, str]]) -> None:
+        text = "".join(f"{path}\t{body}\n" for path, body in lines)
+        (WORK / self.name / arm / f"t{thread}.txt").write_text(text)
 
     def start(self, user: Any, seed: int) -> uuid.UUID:
         from games import services
@@ -218,6 +227,10 @@ class Scenario:
 
 def _ceiling_path(path: str) -> str:
     return path.replace("/api/v1/games/", "/bench/ceiling/").replace("/events/", "/")
+
+
+def _statement_path(path: str) -> str:
+    return path.replace("/api/v1/games/", "/bench/statement/").replace("/events/", "/")
 
 
 # --- the runs -----------------------------------------------------------------------------------
@@ -327,8 +340,8 @@ def measure(
     scenario: Scenario, port: int, token: str, seconds: float, runs: int, profile: bool
 ) -> dict[str, Any]:
     base = WORK / scenario.name
-    results: dict[str, list[dict[str, Any]]] = {"ceiling": [], "product": []}
-    order = ["ceiling", "product"]
+    order = ["ceiling", "product", *(["statement"] if (base / "statement").is_dir() else [])]
+    results: dict[str, list[dict[str, Any]]] = {which: [] for which in order}
     for run in range(runs):
         for which in order if run % 2 == 0 else order[::-1]:
             spy = base / f"profile-{run}.txt" if profile and which == "product" else None
@@ -352,6 +365,11 @@ def measure(
         for which, rows in results.items()
     }
     summary["rps_ratio"] = summary["product"]["rps"] / summary["ceiling"]["rps"]
+    if "statement" in summary:  # the floor: the product's statement without the rules
+        summary["statement_ratio"] = summary["statement"]["rps"] / summary["ceiling"]["rps"]
+        summary["statement_p99_ratio"] = (
+            summary["statement"]["p99_ms"] / summary["ceiling"]["p99_ms"]
+        )
     summary["p99_ratio"] = summary["product"]["p99_ms"] / summary["ceiling"]["p99_ms"]
     cpu = {w: summary[w]["web_cpu_ms"] + summary[w]["db_cpu_ms"] for w in ("ceiling", "product")}
     summary["cpu_ratio"] = cpu["ceiling"] / cpu["product"] if cpu["product"] else 0.0
@@ -403,6 +421,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--runs", type=int, default=2, help="runs of each, alternating")
     parser.add_argument("--games", type=int, default=0, help="games per thread (dice games)")
+    parser.add_argument(
+        "--statement",
+        action="store_true",
+        help="a third arm: the product's append statement alone, on games of its own",
+    )
     parser.add_argument("--max-rate", type=int, default=1200, help="req/s the moves must last")
     parser.add_argument(
         "--profile",
@@ -449,7 +472,7 @@ def main() -> None:
         for scenario in scenarios(args):
             games = args.games or (8 if args.length <= 10 else 1)
             t0 = time.perf_counter()
-            scenario.prepare(user, per_thread, games)
+            scenario.prepare(user, per_thread, games, args.statement)
             vacuum(url)
             print(f"  {scenario.name}: prepared in {time.perf_counter() - t0:.0f} s", flush=True)
             result = measure(scenario, port, token, args.seconds, args.runs, bool(args.profile))
@@ -463,6 +486,14 @@ def main() -> None:
                 f" = {s['cpu_ratio']:.2f}",
                 flush=True,
             )
+            if "statement_ratio" in s:
+                print(
+                    f"  {scenario.name}: the statement alone {s['statement']['rps']:.0f} req/s"
+                    f" = {s['statement_ratio']:.2f} of the ceiling; p99"
+                    f" {s['statement_p99_ratio']:.2f}; CPU a request"
+                    f" {s['statement']['web_cpu_ms'] + s['statement']['db_cpu_ms']:.2f} ms",
+                    flush=True,
+                )
             _common.record(NAME, {"args": vars(args), **result})
     finally:
         stop_gunicorn(proc)
