@@ -152,14 +152,9 @@ def statement_writer(
         stream = Stream.objects.get(pk=started.event.stream_id)
         live.append([stream.pk, stream.version, stream.head_hash, started.folded])
     projections = readmodels.current()
-    barrier.wait()
-    latencies: list[float] = []
-    clock = time.perf_counter
-    started_at = clock()
-    deadline = started_at + seconds
-    while clock() < deadline:
+
+    def append() -> None:
         game = live[rng.randrange(len(live))]
-        t0 = clock()
         event = store.Draft(
             stream_id=game[0],
             version=game[1] + 1,
@@ -172,11 +167,25 @@ def statement_writer(
         written = store.append_unlocked(
             event, previous_hash=game[2], status="in_progress", snapshot=None, more=more
         )
-        latencies.append(clock() - t0)
         if not isinstance(written, int):
             raise RuntimeError(f"the statement wrote nothing: {written}")
         game[1], game[2] = event.version, event.hash
-    return {"elapsed": clock() - started_at, "latencies": latencies, "finished": 0}
+
+    barrier.wait()
+    return _timed(append, seconds)
+
+
+def _timed(append: Any, seconds: float) -> dict[str, Any]:
+    """``append()`` again and again for ``seconds``, each call timed."""
+    latencies: list[float] = []
+    clock = time.perf_counter
+    started = clock()
+    deadline = started + seconds
+    while clock() < deadline:
+        t0 = clock()
+        append()
+        latencies.append(clock() - t0)
+    return {"elapsed": clock() - started, "latencies": latencies, "finished": 0}
 
 
 def raw_writer(
@@ -244,19 +253,16 @@ def peer_writer(
     aggregates = [aggregate_class() for _ in share]
     for start in range(0, len(aggregates), 200):
         app.save(*aggregates[start : start + 200])
-    barrier.wait()
-    latencies: list[float] = []
-    clock = time.perf_counter
-    started = clock()
-    deadline = started + seconds
-    while clock() < deadline:
+
+    def append() -> None:
         aggregate = aggregates[rng.randrange(len(aggregates))]
-        t0 = clock()
         aggregate.move(rng.randrange(1, 17), rng.randrange(1, 17))
         app.save(aggregate)
-        latencies.append(clock() - t0)
+
+    barrier.wait()
+    result = _timed(append, seconds)
     app.close()
-    return {"elapsed": clock() - started, "latencies": latencies, "finished": 0}
+    return result
 
 
 WRITERS = {
