@@ -154,8 +154,9 @@ class Scenario:
         """Each arm's moves, a file a wrk thread. The statement arm (``--statement``) writes into
         games of its own: its events are not the rules' moves, so no product game may get them."""
         arms = ["product", "ceiling", *(["statement"] if statement else [])]
-        for arm in arms:
+        for arm in ("product", "ceiling", "statement"):  # no arm left from an earlier run
             shutil.rmtree(WORK / self.name / arm, ignore_errors=True)
+        for arm in arms:
             (WORK / self.name / arm).mkdir(parents=True)
         for thread in range(1, THREADS + 1):
             lines = self.lines(user, thread, per_thread, games)
@@ -494,7 +495,8 @@ def main() -> None:
                     f" {s['statement']['web_cpu_ms'] + s['statement']['db_cpu_ms']:.2f} ms",
                     flush=True,
                 )
-            _common.record(NAME, {"args": vars(args), **result})
+            variant = os.environ.get("BENCH_STATEMENT", "full") if args.statement else None
+            _common.record(NAME, {"args": vars(args), "statement": variant, **result})
     finally:
         stop_gunicorn(proc)
 
