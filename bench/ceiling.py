@@ -88,7 +88,10 @@ class StatementOnly(APIView):
     """``POST /bench/statement/{id}/``: the product's append statement (the stream row, the event,
     the summary, the right to record tested) onto a game's head, with no rules: the head's state
     is folded once per process and never moved on, its summary clause and its game JSON are made
-    from that state. What a move costs over ``CeilingInsert`` that is not the rules."""
+    from that state. What a move costs over ``CeilingInsert`` that is not the rules. The state's
+    scores never change, so the summary's scores are written with a game's first move only
+    (game_summary.same_scores): a move that changes a score writes more, and this floor is, if
+    anything, high."""
 
     def post(self, request: Request, pk: uuid.UUID) -> Response:
         from games import permissions, readmodels, store
