@@ -2,13 +2,13 @@
 
 Three kinds of writer, each run with 1 and with 8 concurrent writer *processes* (no shared GIL):
 
-* service  Solitaire moves through ``games.services.event_record`` (lock the stream row, check
+* service  Solitaire moves through ``games.play.services.event_record`` (lock the stream row, check
            ``expected_version``, fold through the rules, insert with the hash chain, snapshot,
            inline projections, one transaction each). Before the clock starts, ``--games`` games
            are started with ``game_start`` and laid out (``board.laid_out``); the writers then
            append take-offs and jumps chosen at random from ``legal_events``, picking a random
            live game of their share for every append, until the time window closes.
-* statement  the service's one append statement alone (games.store.append_unlocked with the game
+* statement  the service's one append statement alone (games.store.journal.append_unlocked with the game
            summary's clause, as the fast path writes it) on laid-out Solitaire games, with no rules,
            no fold and no service around it: the floor under ``service`` that any Python on top
            of this statement adds to.
@@ -76,7 +76,7 @@ RAW_INSERT = (
 
 def _laid_out_games(share: list[int], rng: random.Random, tag: str) -> list[Any]:
     """A Solitaire game started and laid out for each of ``share``: the lay-outs recorded."""
-    from games import services
+    from games.play import services
     from games.rules.scarney_board.board import ALL_PAWNS, CIRCLES
 
     recorded = []
@@ -103,7 +103,7 @@ def service_writer(
     share: list[int], seconds: float, barrier: Any, seed: int, tag: str
 ) -> dict[str, Any]:
     """Start and lay out this writer's games, then append legal moves through the service."""
-    from games import services
+    from games.play import services
     from games.rules.scarney_board.solitaire import SOLITAIRE
 
     rng = random.Random(seed)
@@ -143,19 +143,19 @@ def statement_writer(
 ) -> dict[str, Any]:
     """The fast path's statement alone: each game's laid-out state folded once, then events
     appended onto its head with that state's summary clause; no rules, no service."""
-    from games import readmodels, store
-    from games.models import Stream
+    from games.store import journal, reactions
+    from games.store.models import Stream
 
     rng = random.Random(seed)
     live: list[list[Any]] = []  # [stream id, version, head hash, folded]
     for started in _laid_out_games(share, rng, tag):
         stream = Stream.objects.get(pk=started.event.stream_id)
         live.append([stream.pk, stream.version, stream.head_hash, started.folded])
-    projections = readmodels.current()
+    projections = reactions.current()
 
     def append() -> None:
         game = live[rng.randrange(len(live))]
-        event = store.Draft(
+        event = journal.Draft(
             stream_id=game[0],
             version=game[1] + 1,
             event_id=uuid.uuid4(),
@@ -164,7 +164,7 @@ def statement_writer(
             meta={"recorded_by": None},
         )
         more = projections.append_clauses(game[3], "in_progress", event.recorded_at, game[3])
-        written = store.append_unlocked(
+        written = journal.append_unlocked(
             event, previous_hash=game[2], status="in_progress", snapshot=None, more=more
         )
         if not isinstance(written, int):

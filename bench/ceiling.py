@@ -94,8 +94,9 @@ class StatementOnly(APIView):
     anything, high."""
 
     def post(self, request: Request, pk: uuid.UUID) -> Response:
-        from games import permissions, readmodels, store
-        from games.representation import event_json
+        from games.play import permissions
+        from games.play.representation import event_json
+        from games.store import journal, reactions
 
         body = request.data if isinstance(request.data, dict) else {}
         data: dict[str, Any] = body["data"] if isinstance(body.get("data"), dict) else {}
@@ -105,7 +106,7 @@ class StatementOnly(APIView):
             if head is None:
                 return Response({"code": "not_found"}, status=status.HTTP_404_NOT_FOUND)
             version, previous, folded, game = head
-            event = store.Draft(
+            event = journal.Draft(
                 stream_id=pk,
                 version=version + 1,
                 event_id=uuid.UUID(str(body.get("id"))),
@@ -114,14 +115,14 @@ class StatementOnly(APIView):
                 meta={"recorded_by": request.user.pk},
             )
             # Made in every variant, so that they differ only in what the database writes.
-            more = readmodels.current().append_clauses(
+            more = reactions.current().append_clauses(
                 folded, "in_progress", event.recorded_at, folded
             )
             try:
                 if VARIANT == "insert-only":
                     written = _insert_only(event, previous, recorder)
                 else:
-                    written = store.append_unlocked(
+                    written = journal.append_unlocked(
                         event,
                         previous_hash=previous,
                         status="in_progress",
@@ -129,7 +130,7 @@ class StatementOnly(APIView):
                         more=[] if VARIANT == "no-summary" else more,
                         recorder=recorder,
                     )
-            except store.EventIdReused:
+            except journal.EventIdReused:
                 # An id sent again (bench/wrk/moves.lua resends a run's last move): as for the
                 # ceiling, no error. For insert-only, the (stream, version) key may be what was
                 # hit (a head cached before the other process moved on): read it and try again.
@@ -146,10 +147,10 @@ class StatementOnly(APIView):
 
 
 def _read_head(pk: uuid.UUID) -> list[Any] | None:
-    from games import folding, store
-    from games.representation import game_json
+    from games.play.representation import game_json
+    from games.store import folding, journal
 
-    found = store.game_head(pk)
+    found = journal.game_head(pk)
     if found is not None and found.since and found.snapshot_version is not None:
         # The rules' moves only: insert-only's rows past the stream row's version are not moves.
         found = dataclasses.replace(
@@ -161,17 +162,18 @@ def _read_head(pk: uuid.UUID) -> list[Any] | None:
     game = game_json(folded, stream_id=pk, status="in_progress")
     version, hash = found.version, found.hash
     if VARIANT == "insert-only":  # the stream row is not moved on: the last event is the head
-        version, hash = store._fetch(LAST_EVENT, {"stream": pk}) or (version, hash)
+        version, hash = journal._fetch(LAST_EVENT, {"stream": pk}) or (version, hash)
     _heads[pk] = [version, hash, folded, game]
     return _heads[pk]
 
 
 def _insert_only(event: Any, previous: str, recorder: int | None) -> int | None:
-    from games import permissions, store
+    from games.play import permissions
+    from games.store import journal
 
     # The store's own JSON form and prepared execution, as its append uses them.
-    data, meta = store._CANONICAL.encode(event.data), store._CANONICAL.encode(event.meta)
-    event.hash = store.hash_of_texts(previous, event, data, meta)
+    data, meta = journal._CANONICAL.encode(event.data), journal._CANONICAL.encode(event.meta)
+    event.hash = journal.hash_of_texts(previous, event, data, meta)
     params = {
         "event_id": event.id,
         "stream": event.stream_id,
@@ -188,7 +190,7 @@ def _insert_only(event: Any, previous: str, recorder: int | None) -> int | None:
     }
     test = "" if recorder is None else f" AND {permissions.RECORDER_CONDITION}"
     try:
-        row = store._fetch(INSERT_ONLY.format(recorder=test), params)
+        row = journal._fetch(INSERT_ONLY.format(recorder=test), params)
     except IntegrityError:
-        raise store.EventIdReused(event.id) from None
+        raise journal.EventIdReused(event.id) from None
     return None if row is None else int(row[0])

@@ -54,16 +54,17 @@ def header(kind: str, seats: int, ruleset: dict[str, Any]) -> dict[str, Any]:
 
 def play(kind: str, seats: int, ruleset: dict[str, Any], seed: int) -> Iterator[tuple[Any, Any]]:
     """``(move, folded after it)`` of one game of random legal play, in memory."""
-    from games import demo_tables, folding
+    from games.demo import sample_tables
     from games.rules.base import Move
     from games.rules.tarot import cards
+    from games.store import folding
 
     rng = random.Random(seed)
     head = header(kind, seats, ruleset)
     folded = folding.Folded("game", head, folding.game_start(head), 1)
     rules = folded.game_rules
     while not rules.is_terminal(folded.state):
-        move = demo_tables.next_move(folded, rng)
+        move = sample_tables.next_move(folded, rng)
         if move is None and kind.startswith("manchester"):
             move = _manchester_deal(folded.state, rng, cards.PACK)
         if move is None:
@@ -98,8 +99,8 @@ def sizes(kind: str, seats: int, ruleset: dict[str, Any], marks: tuple[int, ...]
     """``[events, answer bytes, snapshot bytes]`` at each mark the game reaches."""
     import uuid
 
-    from games import folding
-    from games.representation import game_json
+    from games.play.representation import game_json
+    from games.store import folding
 
     rows = []
     for count, (_, folded) in enumerate(play(kind, seats, ruleset, seed=7), start=1):

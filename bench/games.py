@@ -1,7 +1,7 @@
-"""Recording cost per game kind: one event through ``games.services.event_record`` on PostgreSQL.
+"""Recording cost per game kind: one event through ``games.play.services.event_record`` on PostgreSQL.
 
 For each kind, games are started and driven by the demo club's table driver
-(``games.demo_tables.next_move``: a random legal event where the game lists them, random faces
+(``games.demo.sample_tables.next_move``: a random legal event where the game lists them, random faces
 for the dice in the cup, sometimes a stand) until ``--events`` events are recorded; a finished
 game is followed by a new one. Each append is timed (wall clock, commit included). Printed per
 kind: events, p50 and p99 latency, events/s, and the state's pickled size at the end (the
@@ -70,8 +70,10 @@ def main() -> None:
 def measure(kind: str, seats: int, events: int, rng: random.Random) -> tuple[list[float], int]:
     import pickle
 
-    from games import demo_tables, folding, services
-    from games.models import Stream
+    from games.demo import sample_tables
+    from games.play import services
+    from games.store import folding
+    from games.store.models import Stream
 
     times: list[float] = []
     folded = None
@@ -81,7 +83,7 @@ def measure(kind: str, seats: int, events: int, rng: random.Random) -> tuple[lis
             names = [{"name": f"bench-{kind}-{i}"} for i in range(seats)]
             game_id = services.game_start(kind=kind, seats=names).pk
             folded = folding.load(Stream.objects.get(pk=game_id))
-        move = demo_tables.next_move(folded, rng)
+        move = sample_tables.next_move(folded, rng)
         if move is None:
             if folded.version == 1:
                 raise SystemExit(f"the table driver cannot start a {kind} game")

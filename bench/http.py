@@ -176,7 +176,7 @@ class Scenario:
         (WORK / self.name / arm / f"t{thread}.txt").write_text(text)
 
     def start(self, user: Any, seed: int) -> uuid.UUID:
-        from games import services
+        from games.play import services
 
         names = [{"name": f"bench-{self.kind}-{(seed + s) % 8}"} for s in range(self.seats)]
         game = services.game_start(kind=self.kind, seats=names, ruleset=self.ruleset, user=user)
@@ -197,7 +197,7 @@ class Scenario:
 
     def round_robin(self, user: Any, thread: int, count: int, games: int) -> list[tuple[str, str]]:
         """``games`` endless games brought to ``length`` events, their next moves interleaved."""
-        from games import services
+        from games.play import services
 
         plays = []
         for g in range(games):

@@ -185,8 +185,8 @@ def _cookie(answer: Any, name: str) -> str:
 
 def room(user: Any) -> tuple[str, list[str]]:
     """A running live duplicate-Solitaire tournament of TABLES tables, laid out; its matches."""
-    from games import tournament_services
-    from games.models import Tournament
+    from games.play import tournament_services
+    from games.store.models import Tournament
 
     spec = {
         "name": f"bench room {uuid.uuid4().hex[:6]}",
@@ -218,7 +218,7 @@ def room(user: Any) -> tuple[str, list[str]]:
 
 def make_games(user: Any, count: int) -> list[tuple[str, dict[str, str]]]:
     """``count`` Solitaire games started and laid out through the services: (id, layout)."""
-    from games import services
+    from games.play import services
 
     rng = random.Random(7)
     games = []
@@ -308,8 +308,8 @@ class RoomClient(threading.Thread):
 
 def _solitaire_at(game: dict[str, Any]) -> Any:
     """The state of a game the API just started, folded from its stream (the round's layout)."""
-    from games import folding
-    from games.models import Stream
+    from games.store import folding
+    from games.store.models import Stream
 
     return folding.load(Stream.objects.get(pk=game["id"])).state
 

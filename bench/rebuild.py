@@ -7,8 +7,8 @@ unfinished). Random play ends early, so a game averages ~11.5 events (17 at most
 down to one pawn): 1,000,000 events are ~87,000 games. Rows are bulk-loaded with COPY into
 games_player / games_stream / games_game / games_gameseat / games_event, as the service would write
 them: data in the current schema version, meta ``{"recorded_by": null}``, a *real* hash chain
-computed with ``games.store.chain_hash`` (``--no-hash`` leaves it blank), and stream rows with
-version, status, head hash and snapshot (``games.folding.pack``). Two generator processes load in
+computed with ``games.store.journal.chain_hash`` (``--no-hash`` leaves it blank), and stream rows with
+version, status, head hash and snapshot (``games.store.folding.pack``). Two generator processes load in
 parallel. A database that already holds at least ``--events`` events is reused as it is (other
 benches add events to it; all of them are counted and rebuilt).
 
@@ -63,10 +63,10 @@ def generate_game(
     rng: random.Random, player: tuple[int, str], start: dt.datetime
 ) -> dict[str, Any]:
     """One random legal game as rows: the stream's events (type, schema, data), its final state."""
-    from games.events import current_version
     from games.rules.base import Move, ruleset_as_dict
     from games.rules.scarney_board.board import ALL_PAWNS, CIRCLES
     from games.rules.scarney_board.solitaire import SOLITAIRE, Ruleset
+    from games.store.event_types import current_version
 
     header = {
         "kind": "scarney-solitaire",
@@ -118,8 +118,8 @@ def fill_chunk(args: tuple[int, int, list[tuple[int, str]], str, bool]) -> tuple
     import psycopg
     from psycopg.types.json import Jsonb
 
-    from games.folding import Folded, pack
-    from games.store import chain_hash
+    from games.store.folding import Folded, pack
+    from games.store.journal import chain_hash
 
     rng = random.Random(seed)
     base = dt.datetime(2024, 1, 1, tzinfo=dt.UTC) + dt.timedelta(minutes=seed)

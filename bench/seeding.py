@@ -2,17 +2,17 @@
 
 ``manage.py seed_scale`` (scoring/management/commands/seed_scale.py) drives it in four steps:
 
-1. players, registered through ``games.register.player_register`` (the register's stream);
+1. players, registered through ``games.play.register.player_register`` (the register's stream);
 2. tournaments (High-Low Scarney Swiss evenings, sheet entry) through
-   ``games.tournament_services``: entries, every round paired by the service, every table's sheet
-   entered through ``games.services.event_record``, settled by the close task (Celery eager);
+   ``games.play.tournament_services``: entries, every round paired by the service, every table's sheet
+   entered through ``games.play.services.event_record``, settled by the close task (Celery eager);
 3. template matches through the services: live matches of several formats played to the end with
-   random legal play (``games.demo_tables.next_move``), each settled by its close task, and sheet
+   random legal play (``games.demo.sample_tables.next_move``), each settled by its close task, and sheet
    matches whose lines are the live templates' game scores;
 4. clones of the templates, bulk-loaded with COPY until the store holds the target counts: a
    clone is its template's events with new stream and event ids, other players (chosen from the
-   register), later timestamps, its own hash chain (``games.store.chain_hash``) and a snapshot
-   made by re-folding its events through the rule engines (``games.folding``), so every clone is
+   register), later timestamps, its own hash chain (``games.store.journal.chain_hash``) and a snapshot
+   made by re-folding its events through the rule engines (``games.store.folding``), so every clone is
    a stream the services could have written and ``verify_events`` re-checks it like any other.
 
 Read models are then rebuilt from the events (``rebuild_projections``).
@@ -56,8 +56,8 @@ CHUNK = 250  # clones per COPY transaction
 
 def players_register(count: int, user: Any) -> list[tuple[int, str]]:
     """``count`` players of the register (made through the service if missing): (pk, name)."""
-    from games import register
-    from games.models import Player
+    from games.play import register
+    from games.store.models import Player
 
     have = list(Player.objects.filter(name__startswith="Scale ").order_by("pk"))
     for i in range(len(have), count):
@@ -76,8 +76,8 @@ def tournament_run(
     number: int, players: list[tuple[int, str]], rounds: int, rng: random.Random, user: Any
 ) -> int:
     """One Swiss evening of High-Low Scarney, every round played; the matches it made."""
-    from games import services, tournament_services
-    from games.models import TournamentTable
+    from games.play import services, tournament_services
+    from games.store.models import TournamentTable
 
     tournament = tournament_services.tournament_create(
         spec={
@@ -117,8 +117,10 @@ def live_template(
     format: str, seats: int, players: list[tuple[int, str]], rng: random.Random, user: Any
 ) -> uuid.UUID | None:
     """A live match played to its end through the services (None if random play stalls)."""
-    from games import demo_tables, folding, services
-    from games.models import Stream
+    from games.demo import sample_tables
+    from games.play import services
+    from games.store import folding
+    from games.store.models import Stream
 
     chosen = rng.sample(players, seats)
     match = services.match_start(
@@ -129,10 +131,10 @@ def live_template(
             break
         game = services.game_start(kind=format, seats=None, match_id=match.pk, user=user)
         for _move in range(5000):
-            move = demo_tables.next_move(folding.load(Stream.objects.get(pk=game.pk)), rng)
+            move = sample_tables.next_move(folding.load(Stream.objects.get(pk=game.pk)), rng)
             if move is None:
                 break
-            demo_tables.record(game.pk, user, *move)
+            sample_tables.record(game.pk, user, *move)
     finished = Stream.objects.get(pk=match.pk).status in ("finished", "settled")
     return match.pk if finished else None
 
@@ -141,9 +143,9 @@ def sheet_template(
     live: uuid.UUID, players: list[tuple[int, str]], rng: random.Random, user: Any
 ) -> uuid.UUID | None:
     """A sheet match of the live template's format whose lines are its game scores."""
-    from games import services
-    from games.models import Event, Match
+    from games.play import services
     from games.rules.errors import RuleError
+    from games.store.models import Event, Match
 
     template = Match.objects.get(pk=live)
     lines = [
@@ -208,7 +210,7 @@ class Template:
 
 def template_load(match_id: uuid.UUID) -> Template:
     """A finished template match and its games, ready to be copied."""
-    from games.models import Event, Game, Match
+    from games.store.models import Event, Game, Match
 
     match = Match.objects.select_related("stream").get(pk=match_id)
     players = [s.player_id for s in match.seats.order_by("seat")]
@@ -264,8 +266,8 @@ def clone_rows(
     """The rows of one clone of ``t``: streams, match, seats, games, events."""
     from psycopg.types.json import Jsonb
 
-    from games import folding
-    from games.store import chain_hash
+    from games.store import folding
+    from games.store.journal import chain_hash
 
     ids = [uuid.uuid4() for _ in t.streams]
     tokens = {f"@@S{i}@@": str(pk) for i, pk in enumerate(ids)}

@@ -39,7 +39,8 @@ KIND, SEATS, RULESET = "hearts-due", 3, {"hearts_due_target": 10_000_000}
 
 
 def writer(mode: str, games: list[str], seconds: float, seed: int, barrier: Any, out: Any) -> None:
-    from games import fast_append, services
+    from games.play import services
+    from games.store import fast_append
 
     if mode == "before":
         fast_append._fresh_head = lambda stream_id, stale: None
@@ -100,7 +101,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4)
     args = parser.parse_args()
     _common.setup_django()
-    from games import services
+    from games.play import services
 
     games = []
     for g in range(args.games):

@@ -160,13 +160,13 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "scarney_site.authentication.HashedTokenAuthentication",
+        "games.api.http.authentication.HashedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_THROTTLE_CLASSES": [
-        "scarney_site.throttling.TokenRateThrottle",
-        "scarney_site.throttling.AddressRateThrottle",
+        "games.api.http.throttling.TokenRateThrottle",
+        "games.api.http.throttling.AddressRateThrottle",
     ],
     # A club table's device records a move every few seconds and reads a little more; these leave
     # ample room for bursts while stopping one runaway client from taking every worker.
@@ -176,16 +176,16 @@ REST_FRAMEWORK = {
     },
     # How many fronts (deploy/nginx.conf is one) append to X-Forwarded-For; 0 trusts none of it.
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
-    "DEFAULT_PARSER_CLASSES": ["scarney_site.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["games.api.http.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": [
-        "scarney_site.renderers.JSONRenderer",
+        "games.api.http.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_PAGINATION_CLASS": "scarney_site.pagination.CursorPagination",
+    "DEFAULT_PAGINATION_CLASS": "games.api.http.pagination.CursorPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "scarney_site.exceptions.api_exception_handler",
+    "EXCEPTION_HANDLER": "games.api.http.exceptions.api_exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # `format` names a match format in queries (`/matches/?format=scarney-singles`), so it is not
     # DRF's renderer override; the Accept header chooses JSON or the browsable page.
@@ -195,7 +195,7 @@ REST_FRAMEWORK = {
 # How long a token from `manage.py issue_token` works (scarney_site/access/models.py).
 API_TOKEN_LIFETIME_DAYS = int(os.environ.get("API_TOKEN_LIFETIME_DAYS", "90"))
 
-# The throttles' counters (scarney_site/throttling.py): shared in Redis when there is one.
+# The throttles' counters (games/api/http/throttling.py): shared in Redis when there is one.
 CACHES = {
     "default": (
         {
@@ -210,11 +210,11 @@ CACHES = {
 }
 
 # The fast path's moves shared by the web processes of one host through a file in /dev/shm
-# (games/shared_heads.py): a process behind a game folds the moves it missed from there.
+# (games/store/shared_heads.py): a process behind a game folds the moves it missed from there.
 SHARED_HEADS = env_bool("SHARED_HEADS", True)
 
 # Rendered reads kept per web process under the fingerprint they were built from
-# (scoring/answer_cache.py), at most this many bytes of bodies; 0 keeps none.
+# (games/api/answer_cache.py), at most this many bytes of bodies; 0 keeps none.
 ANSWER_CACHE_BYTES = int(os.environ.get("ANSWER_CACHE_BYTES", str(64 * 1024 * 1024)))
 
 SPECTACULAR_SETTINGS = {
@@ -227,11 +227,11 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # One named enum per choice set (several fields are called "type" or "status").
     "ENUM_NAME_OVERRIDES": {
-        "GameKind": "games.answers.GAME_KINDS",
-        "MatchFormat": "games.answers.MATCH_FORMATS",
-        "EventType": "games.answers.EVENT_TYPE_NAMES",
-        "StreamStatus": "games.answers.STREAM_STATUSES",
-        "TournamentStatus": "games.answers.TOURNAMENT_STATUSES",
+        "GameKind": "games.api.schema.answers.GAME_KINDS",
+        "MatchFormat": "games.api.schema.answers.MATCH_FORMATS",
+        "EventType": "games.api.schema.answers.EVENT_TYPE_NAMES",
+        "StreamStatus": "games.api.schema.answers.STREAM_STATUSES",
+        "TournamentStatus": "games.api.schema.answers.TOURNAMENT_STATUSES",
         "RowType": ["game", "match"],
         "EntryStatus": ["active", "withdrawn"],
         "RoundStatus": ["playing", "finished"],
@@ -244,7 +244,7 @@ SPECTACULAR_SETTINGS = {
     # The house error shape and every operation's 4xx answers, and the enums (docs/ERRORS.md).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "scarney_site.schema.add_error_responses",
+        "games.api.schema.openapi.add_error_responses",
     ],
 }
 
@@ -296,7 +296,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "scoring.checkpoint",
         "schedule": float(os.environ.get("CHECKPOINT_EVERY", "600")),
     },
-    # The club's nightly report (scoring/nightly.py) of the day just ended, a little after midnight.
+    # The club's nightly report (scoring/documents/nightly.py) of the day just ended, a little after midnight.
     "nightly-report": {
         "task": "scoring.nightly_report",
         "schedule": crontab(

@@ -3,7 +3,7 @@ from django.http import HttpRequest, JsonResponse
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from scarney_site.api_root import ApiRoot, OfflineRedoc
+from games.api.root import ApiRoot, OfflineRedoc
 
 
 def health(request: HttpRequest) -> JsonResponse:
@@ -13,11 +13,9 @@ def health(request: HttpRequest) -> JsonResponse:
 urlpatterns = [
     # The recording API first: it takes most requests, and URLs are tried in order.
     path("api/v1/", ApiRoot.as_view(), name="api-root"),
-    path("api/v1/", include("games.urls")),
-    path("api/v1/", include("scoring.urls")),
-    path("api/v1/", include("games.webhooks.urls")),
+    path("api/v1/", include("games.api.urls")),
     path("", include("games.pages.urls")),
-    path("", include("scoring.pages.urls")),
+    path("", include("games.pages.sheet_urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
@@ -26,6 +24,6 @@ urlpatterns = [
     path("healthz", health),
 ]
 
-handler404 = "scarney_site.errors.not_found"
-handler500 = "scarney_site.errors.server_error"
-handler400 = "scarney_site.errors.bad_request"
+handler404 = "games.api.http.errors.not_found"
+handler500 = "games.api.http.errors.server_error"
+handler400 = "games.api.http.errors.bad_request"

@@ -7,8 +7,8 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         # Registers the tasks with the Celery app in the web process too (eager mode, outbox).
-        from games import readmodels
+        from games.store import reactions
         from scoring import projections, tasks  # noqa: F401
 
         # The write side keeps these read models in step through its registry.
-        readmodels.register(projections)
+        reactions.register(projections)

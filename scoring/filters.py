@@ -1,6 +1,6 @@
 """The filters of the game and match lists (django-filter), over the read models.
 
-Each FilterSet also tells :class:`scarney_site.query.QueryChecked` which parameters its list
+Each FilterSet also tells :class:`games.api.http.query.QueryChecked` which parameters its list
 takes, so a misspelt filter is refused rather than ignored. Choices come from the rules'
 registry: a kind or format the service does not keep is a bad value (400), not an empty list.
 """

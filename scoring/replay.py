@@ -27,8 +27,8 @@ from django.db import connection, connections, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from games import events as event_types
-from games.folding import Folded, check_start, fold_moves
+from games.store import event_types as event_types
+from games.store.folding import Folded, check_start, fold_moves
 
 T = TypeVar("T")
 
@@ -279,7 +279,7 @@ def _own_connections() -> None:
 
 
 def count_events(category: str | None = None) -> int:
-    from games.models import Event
+    from games.store.models import Event
 
     rows = Event.objects.all()
     if category:

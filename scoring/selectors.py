@@ -11,9 +11,17 @@ from typing import Any
 from django.db import connection
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from games import store
-from games.models import GameSeat, Match, MatchSeat, Player, Stream, Tournament, TournamentEntry
-from games.permissions import is_director, is_recorder
+from games.play.permissions import is_director, is_recorder
+from games.store import journal
+from games.store.models import (
+    GameSeat,
+    Match,
+    MatchSeat,
+    Player,
+    Stream,
+    Tournament,
+    TournamentEntry,
+)
 from scoring.models import GameSummary, MatchStanding
 
 
@@ -139,7 +147,7 @@ def games_fingerprint(match_id: Any) -> tuple[int, int]:
     """How many games a match has and the sum of their versions: it changes whenever any of
     them records an event, so a report showing their bonuses can be tagged by it."""
     # A prepared statement: it is read before every match report, kept or not.
-    ((count, versions),) = store.prepared_rows(_GAMES_FINGERPRINT, [store.uuid_param(match_id)])
+    ((count, versions),) = journal.prepared_rows(_GAMES_FINGERPRINT, [journal.uuid_param(match_id)])
     return int(count), int(versions or 0)
 
 
@@ -153,7 +161,7 @@ def match_with_games(match_id: Any) -> tuple[Stream, tuple[int, int]] | None:
     if connection.vendor != "postgresql":  # SQLite gives raw text for uuids and dates
         found = Stream.objects.filter(pk=match_id, category="match").first()
         return None if found is None else (found, games_fingerprint(match_id))
-    rows = store.prepared_rows(_MATCH_WITH_GAMES, [store.uuid_param(match_id)])
+    rows = journal.prepared_rows(_MATCH_WITH_GAMES, [journal.uuid_param(match_id)])
     if not rows:
         return None
     *values, count, versions = rows[0]

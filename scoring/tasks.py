@@ -6,7 +6,8 @@ import uuid
 
 from celery import shared_task
 
-from games import outbox, services
+from games.play import services
+from games.store import outbox
 
 
 @shared_task(
@@ -49,7 +50,7 @@ def checkpoint() -> int | None:
     checkpoint's id, or None when nothing changed. A rewritten history is logged as an error."""
     import logging
 
-    from games import checkpoints
+    from games.store import checkpoints
 
     made = checkpoints.create()
     for problem in made.problems:
@@ -64,11 +65,11 @@ def checkpoint() -> int | None:
     max_retries=5,
 )
 def render_document(spec: str) -> list[str]:
-    """Render every format of a printed document (scoring/documents.py) into the storage; the
+    """Render every format of a printed document (scoring/printing.py) into the storage; the
     names stored. Safe to run twice: the second run writes the same files again."""
-    from scoring import documents
+    from scoring.documents import printing
 
-    return documents.render_requested(spec)
+    return printing.render_requested(spec)
 
 
 @shared_task(name="scoring.nightly_report")
@@ -79,7 +80,7 @@ def nightly_report(day: str | None = None) -> list[str]:
 
     from django.utils import timezone
 
-    from scoring import documents
+    from scoring.documents import printing
 
     when = date.fromisoformat(day) if day else timezone.localdate() - timedelta(days=1)
-    return documents.store_nightly(when)
+    return printing.store_nightly(when)

@@ -9,7 +9,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from games import services, tournament_services
+from games.play import services, tournament_services
 from tests.play import play_out
 
 SHEET = [[32, 19, 6], [24, 77, 34], [13, 29, 27], [38, 53, 110], [21, 30, 36]]
@@ -76,7 +76,7 @@ def seed(user: Any) -> Seeded:
     live = services.game_start(kind="scarney-solitaire", seats=[{"name": "Ann"}], user=user)
     match = sheet_match(["Ann", "Bob", "Cid"], SHEET, user)
     open_match = sheet_match(["Ann", "Bob", "Cid"], SHEET[:2], user)
-    from games.models import Player
+    from games.store.models import Player
 
     ann = Player.objects.get(name="Ann").pk
     cup = tournament(user, ["Dee", "Eve", "Fay", "Gus"])

@@ -14,9 +14,10 @@ from typing import Any
 from django.core.management import call_command
 from django.forms.models import model_to_dict
 
-from games import folding, services
-from games.models import Stream
+from games.play import services
 from games.rules.base import Move
+from games.store import folding
+from games.store.models import Stream
 from scoring.models import BonusAward, GameSummary, MatchStanding, PlayerRecord
 
 

@@ -89,7 +89,7 @@ def new_id() -> str:
 
 @pytest.fixture(autouse=True)
 def _fresh_answers() -> None:
-    """Each test starts with no kept answers (scoring/answer_cache.py is per process)."""
-    from scoring.answer_cache import forget_all
+    """Each test starts with no kept answers (games/api/answer_cache.py is per process)."""
+    from games.api.answer_cache import forget_all
 
     forget_all()

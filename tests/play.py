@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 import uuid
 
-from games import folding, services
+from games.play import services
 from games.rules.base import Move
+from games.store import folding
 
 PAWNS = [colour + str(spots) for colour in "BRYG" for spots in range(1, 5)]
 

@@ -17,9 +17,9 @@ from django.test import Client, override_settings
 from django.urls import URLResolver, get_resolver
 from rest_framework.test import APIClient
 
-from games import services, tournament_services
-from games.models import Match, Player
-from scarney_site.query import BAD_VALUE, UNKNOWN_PARAMETER
+from games.api.http.query import BAD_VALUE, UNKNOWN_PARAMETER
+from games.play import services, tournament_services
+from games.store.models import Match, Player
 from tests.api_seed import tournament
 from tests.scoring.test_player_history import finished_game
 

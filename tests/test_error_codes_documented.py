@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
 ERRORS_DOC = ROOT / "docs" / "ERRORS.md"
 
-# BadValue: the canonical form's refusals (games/canonical.py), 400s.
+# BadValue: the canonical form's refusals (games/store/canonical.py), 400s.
 EXCEPTIONS = frozenset(
     {"IllegalEvent", "BadSetup", "BadRuleset", "RuleError", "BadValue", "StateConflict"}
 )

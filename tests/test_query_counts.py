@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import tournament_services
-from games.models import Player
+from games.play import tournament_services
+from games.store.models import Player
 from tests.api_seed import SHEET, finished_game, sheet_match, tournament
 from tests.games.tournaments.helpers import client_for
 
@@ -250,7 +250,7 @@ def test_the_streams_event_lists(
     director: Any, django_assert_max_num_queries: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     user, api = director
-    from games.models import Stream
+    from games.store.models import Stream
 
     games = [finished_game(name, seed, user) for name, seed in (("Ann", 1), ("Bob", 2), ("Cy", 3))]
     by_length = sorted(games, key=lambda pk: Stream.objects.get(pk=pk).version)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rest_framework import renderers as drf
 from rest_framework.test import APIClient
 
-from scarney_site.renderers import JSONRenderer
+from games.api.http.renderers import JSONRenderer
 
 FAST, DRF = JSONRenderer(), drf.JSONRenderer()
 

@@ -1,4 +1,4 @@
-"""The OpenAPI schema's examples (scarney_site/examples.json) are real answers that fit it.
+"""The OpenAPI schema's examples (games/api/schema/examples.json) are real answers that fit it.
 
 They are recorded by :func:`club_evening`, which drives the API as a club night does: a Solitaire
 game with a layout and a take-off, a refused jump, a sheet match, a paired Swiss round, and the
@@ -30,8 +30,8 @@ from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
-from scarney_site import examples
-from scarney_site import schema as house_schema
+from games.api.schema import examples
+from games.api.schema import openapi as house_schema
 from scarney_site.celery import app
 from scoring import tasks
 from tests.games.tournaments.helpers import client_for, high_low_win

@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 
 from games.rules import registry
-from scoring import labels
+from scoring.documents import labels
 
 MAX_SEATS = 20
 

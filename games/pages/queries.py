@@ -6,8 +6,8 @@ from typing import Any
 
 from django.db.models import F, Q
 
-from games.models import Game, Stream, Tournament, TournamentTable
-from scoring import labels
+from games.store.models import Game, Stream, Tournament, TournamentTable
+from scoring.documents import labels
 from scoring.models import GameSummary
 
 LISTED = 30

@@ -3,7 +3,7 @@
 A move comes from the page's script (static/games/table.js) with an event id made in the page
 and the version the keeper saw; the answer is the table partial again, with the service's
 sentence in the status region when the move is refused. Who may record is the services' check
-(games.permissions), as for the API; nothing here decides a rule.
+(games.play.permissions), as for the API; nothing here decides a rule.
 """
 
 from __future__ import annotations
@@ -17,16 +17,18 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from games import analysis, folding, services
-from games.canonical import BadValue
-from games.models import Stream
-from games.pages import presenting, queries
+from games.pages import queries
 from games.pages.forms import GameStartForm, MoveForm
-from games.permissions import NotPermitted, is_recorder
-from games.representation import game_json, game_status
+from games.pages.tables import presenting
+from games.play import analysis, services
+from games.play.permissions import NotPermitted, is_recorder
+from games.play.representation import game_json, game_status
 from games.rules.base import Analysable
 from games.rules.errors import RuleError
-from games.store import EventIdReused, VersionConflict
+from games.store import folding
+from games.store.canonical import BadValue
+from games.store.journal import EventIdReused, VersionConflict
+from games.store.models import Stream
 from scoring import selectors
 
 TABLE = "games/pages/_table.html"

@@ -1,6 +1,6 @@
 """One attempt at one delivery: claim it, POST the signed event, record the answer.
 
-A delivery is sent by the outbox (``games.outbox``): its row ``webhook:<delivery id>`` is written
+A delivery is sent by the outbox (``games.store.outbox``): its row ``webhook:<delivery id>`` is written
 with the delivery and is done only in the transaction that finishes the delivery (delivered, or
 failed after the last attempt). Between attempts the row is deferred to the next attempt's time,
 so beat's relay sends it again when it is due: that relay is the retry, and it also re-sends a
@@ -32,9 +32,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import outbox, store
-from games.models import Event, Outbox
-from games.representation import event_json
+from games.play.representation import event_json
+from games.store import journal, outbox
+from games.store.models import Event, Outbox
 from games.webhooks.models import Delivery
 
 TASK = "webhooks.deliver"
@@ -81,7 +81,7 @@ def outbox_key(delivery_id: uuid.UUID) -> str:
 
 def payload(event: Event) -> bytes:
     """The body POSTed: the event as the event lists show it, with its stream."""
-    shown = {**event_json(store.read(event)), "stream": str(event.stream_id)}
+    shown = {**event_json(journal.read(event)), "stream": str(event.stream_id)}
     document = {name: shown[name] for name in PAYLOAD_FIELDS}
     return json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode()
 

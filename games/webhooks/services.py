@@ -10,10 +10,11 @@ from urllib.parse import urlsplit
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from games import outbox, permissions
-from games.canonical import BadValue
+from games.play import permissions
 from games.rules.errors import IllegalEvent
-from games.store import StoredEvent
+from games.store import outbox
+from games.store.canonical import BadValue
+from games.store.journal import StoredEvent
 from games.webhooks import sending
 from games.webhooks.models import EVENT_TYPES, Delivery, Webhook
 

@@ -1,4 +1,4 @@
-"""Inline projections: the read models the write side keeps in step (``games.readmodels``).
+"""Inline projections: the read models the write side keeps in step (``games.store.reactions``).
 
 Each module owns one read model and exposes ``handle(...)`` (one event, inline) and ``rebuild()``
 (from the events alone). Both go through the same row-building function, so they cannot drift.
@@ -28,7 +28,7 @@ def handle(stream: Any, folded: Any, event: Any, status_before: str | None) -> N
             player_records.handle(folded, event, status_before, stream.status)
     elif stream.category == "match":
         match_standing.handle(stream, folded, event, status_before)
-    # A tournament's rows are its service's to project (games.tournament_services).
+    # A tournament's rows are its service's to project (games.play.tournament_services).
 
 
 def append_clauses(
@@ -76,7 +76,7 @@ def rebuild_all(
             rows = module.rebuild(progress=progress, workers=workers)
             if report:
                 report(module.__name__.rsplit(".", 1)[-1], rows)
-    from scoring import answer_cache  # the web layer's: imported late, not at load
+    from games.api import answer_cache  # the web layer's: imported late, not at load
 
     # Rebuilt rows keep their versions: answers this process kept must be built anew.
     answer_cache.forget_all()

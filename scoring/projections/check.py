@@ -22,7 +22,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
-from games.representation import standing_fields
+from games.play.representation import standing_fields
 from scoring.models import BonusAward, GameSummary, MatchStanding, PlayerRecord
 from scoring.projections import game_summary, match_standing
 from scoring.projections.game_summary import BONUS_COLUMNS, SUMMARY_COLUMNS

@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 from django.db import connection, transaction
 
-from games.folding import Folded
+from games.store.folding import Folded
 from scoring.models import BonusAward, GameSummary
 from scoring.replay import Replayed, map_final_states
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from django.db import transaction
 
-from games.folding import Folded
-from games.representation import standing_fields
+from games.play.representation import standing_fields
+from games.store.folding import Folded
 from scoring.models import MatchStanding
 from scoring.replay import final_states
 

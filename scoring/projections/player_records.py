@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from django.db.models import F, Value
 from django.db.models.functions import Coalesce, Greatest
 
-from games.models import GameSeat, Player
+from games.store.models import GameSeat, Player
 from scoring.models import GameSummary, PlayerRecord
 
 

@@ -1,4 +1,4 @@
-"""What is hashed is what is stored is what is returned (games/canonical.py), on PostgreSQL.
+"""What is hashed is what is stored is what is returned (games/store/canonical.py), on PostgreSQL.
 
 jsonb rewrites numbers (``-0.0`` -> ``0.0``, ``1e20`` -> an integer); the service puts every
 payload in the form a jsonb round trip keeps, so ``verify_events`` holds and an identical retry
@@ -23,9 +23,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from games import services
-from games.canonical import BadValue, canonical
-from games.models import Event, Stream
+from games.play import services
+from games.store.canonical import BadValue, canonical
+from games.store.models import Event, Stream
 
 PAWNS = [colour + str(spots) for colour in "BRYG" for spots in range(1, 5)]
 LAYOUT = {f"C{i + 1}": pawn for i, pawn in enumerate(PAWNS)}  # C1 holds B1, C2 B2: low pawns

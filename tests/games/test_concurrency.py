@@ -1,4 +1,4 @@
-"""Concurrent writers on PostgreSQL: each thread records through games.services on its own
+"""Concurrent writers on PostgreSQL: each thread records through games.play.services on its own
 connection, as parallel web requests do. Locks, version checks and idempotency keys must hold."""
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ import pytest
 from django.core.management import call_command
 from django.db import connection, transaction
 
-from games import folding, services, store
-from games.models import Event, Player, Stream
+from games.play import services
 from games.rules import registry
 from games.rules.scarney_board.board import CIRCLES, circle_name
+from games.store import folding, journal
+from games.store.models import Event, Player, Stream
 from scoring.models import PlayerRecord
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -112,7 +113,7 @@ def test_of_eight_writers_racing_at_one_expected_version_exactly_one_wins(player
 
     # then one is recorded at version 3, and seven are told the stream is at version 3
     won = [r for r in results if isinstance(r, services.Recorded)]
-    lost = [r for r in results if isinstance(r, store.VersionConflict)]
+    lost = [r for r in results if isinstance(r, journal.VersionConflict)]
     assert len(won) == 1, results
     assert len(lost) == WRITERS - 1, results
     assert won[0].created and won[0].event.version == 3
@@ -166,7 +167,7 @@ def test_one_event_id_sent_at_once_to_two_streams_is_recorded_on_one_and_refused
     results = in_threads(2, send)
 
     won = [r for r in results if isinstance(r, services.Recorded)]
-    refused = [r for r in results if isinstance(r, store.EventIdReused)]
+    refused = [r for r in results if isinstance(r, journal.EventIdReused)]
     assert len(won) == 1 and len(refused) == 1, results
     assert Event.objects.filter(id=event_id).count() == 1
     assert sorted(
@@ -350,7 +351,7 @@ def append_one(table: Table, rng: random.Random) -> tuple[uuid.UUID, Ack]:
                 data=data,
                 expected_version=stream.version,
             )
-        except store.VersionConflict as conflict:
+        except journal.VersionConflict as conflict:
             assert conflict.current_version > stream.version
             table.count("conflicts")
             if rng.random() < 0.5:  # a refused event wrote nothing: its id stays free
@@ -398,7 +399,7 @@ def test_a_thousand_appends_by_eight_writers_over_twenty_streams_lose_and_repeat
     stored = {e.id: e for e in Event.objects.filter(id__in=list(table.acks))}
     assert len(stored) == APPENDS
     for event_id, ack in table.acks.items():
-        event = store.read(stored[event_id])
+        event = journal.read(stored[event_id])
         assert (event.stream_id, event.type, event.data, event.version) == (
             ack.stream_id,
             ack.type,

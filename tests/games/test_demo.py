@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from games import demo, folding, store
-from games.models import Stream
+from games.demo import loading
 from games.rules.events import MATCH_SETTLED
+from games.store import folding, journal
+from games.store.models import Stream
 
 pytestmark = pytest.mark.django_db
 
@@ -18,13 +19,13 @@ def test_the_demo_club_loads_once_with_its_sheets_settled(
     django_capture_on_commit_callbacks: Any, capsys: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        made = demo.load()
+        made = loading.load()
     singles, high_low = made["sheets"]
-    assert store.event_data(singles, MATCH_SETTLED)["payments"] == [
+    assert journal.event_data(singles, MATCH_SETTLED)["payments"] == [
         {"from": 0, "to": 2, "points": 185},
         {"from": 1, "to": 2, "points": 105},
     ]
-    assert store.event_data(high_low, MATCH_SETTLED)["payments"] == [
+    assert journal.event_data(high_low, MATCH_SETTLED)["payments"] == [
         {"from": 0, "to": 1, "points": 252}
     ]
     assert Stream.objects.get(pk=singles).status == "settled"

@@ -1,4 +1,4 @@
-"""Every event type any game or match format accepts declares its data (games/events.py).
+"""Every event type any game or match format accepts declares its data (games/event_types.py).
 
 The declarations are checked against the rule engines themselves: every type an engine takes is
 declared, every declared type is taken by one (or written by the service), every field the
@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from games import events
 from games.rules import registry
 from games.rules.base import Move, make_ruleset
 from games.rules.errors import IllegalEvent, RuleError
 from games.rules.events import SERVICE_ONLY
+from games.store import event_types
 from games.tournaments import state as tournament_state
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "games" / "rules"
@@ -45,7 +45,7 @@ def rule_modules() -> list[Any]:
 
 def candidate_types() -> set[str]:
     """Every event-type-like name the rule modules hold: constants, type sets, handler tables."""
-    names: set[str] = set(events.EVENT_TYPES)
+    names: set[str] = set(event_types.EVENT_TYPES)
     for module in rule_modules():
         for value in vars(module).values():
             members = value if isinstance(value, frozenset | set | tuple | dict) else [value]
@@ -96,20 +96,22 @@ def test_every_type_a_game_or_match_format_takes_declares_its_data() -> None:
         f"{kind}: {type}"
         for kind, types in taken_types().items()
         for type in types
-        if type not in events.EVENT_TYPES
+        if type not in event_types.EVENT_TYPES
     }
-    assert not undeclared, "Declare these in games/events.py:\n" + "\n".join(sorted(undeclared))
+    assert not undeclared, "Declare these in games/event_types.py:\n" + "\n".join(
+        sorted(undeclared)
+    )
 
 
 def test_every_declared_type_is_taken_by_a_game_or_written_by_the_service() -> None:
     taken = set().union(*taken_types().values())
     # A tournament's corrections are folded by games.tournaments.state, not by a game's rules.
     taken |= tournament_state.CORRECTIONS | {tournament_state.LAID_OUT}
-    stale = set(events.EVENT_TYPES) - taken - SERVICE_ONLY - {"move.undone"}
+    stale = set(event_types.EVENT_TYPES) - taken - SERVICE_ONLY - {"move.undone"}
     assert not stale, f"declared but taken by no game or format: {sorted(stale)}"
 
 
-def declared_fields(size: events.Size) -> set[str]:
+def declared_fields(size: event_types.Size) -> set[str]:
     names = set(size.fields or ())
     for field in (size.fields or {}).values():
         names |= declared_fields(field.size)
@@ -161,7 +163,7 @@ def fields_the_engines_read() -> dict[str, set[str]]:
 def test_every_field_the_engines_read_is_declared() -> None:
     read = fields_the_engines_read()
     assert {"circle", "faces", "positions", "card", "turns"} <= set(read), "the scan is broken"
-    declared = set().union(*(declared_fields(t.data) for t in events.EVENT_TYPES.values()))
+    declared = set().union(*(declared_fields(t.data) for t in event_types.EVENT_TYPES.values()))
     missing = {name: where for name, where in read.items() if name not in declared}
     assert not missing, f"read by the engines, declared nowhere: {missing}"
 
@@ -176,13 +178,13 @@ def test_the_legal_moves_of_every_game_fit_their_declarations(kind: str) -> None
             if not legal:
                 break
             for move in legal:
-                events.check_data(move.type, dict(move.data))
+                event_types.check_data(move.type, dict(move.data))
             state = rules.apply(state, rng.choice(legal))
 
 
 def test_pawns_removed_takes_the_fields_of_high_low_and_of_scarnie() -> None:
-    events.check_data("pawns.removed", {"circles": ["C5", 6]})
-    events.check_data("pawns.removed", {"station": 2, "positions": [1, "S2P5"]})
+    event_types.check_data("pawns.removed", {"circles": ["C5", 6]})
+    event_types.check_data("pawns.removed", {"station": 2, "positions": [1, "S2P5"]})
 
 
 @pytest.mark.parametrize(
@@ -196,18 +198,18 @@ def test_pawns_removed_takes_the_fields_of_high_low_and_of_scarnie() -> None:
 )
 def test_a_field_no_game_reads_is_refused(type: str, data: dict[str, Any], field: Any) -> None:
     if field is None:
-        events.check_data(type, data)  # a type no game takes: the rule engine refuses it
+        event_types.check_data(type, data)  # a type no game takes: the rule engine refuses it
         return
     with pytest.raises(IllegalEvent) as refused:
-        events.check_data(type, data)
+        event_types.check_data(type, data)
     assert refused.value.code == "event.unknown_field"
     assert refused.value.data["fields"] == [field] and field in refused.value.message
 
 
 def test_a_nested_record_takes_its_fields_only() -> None:
-    events.check_data("order.drawn", {"draws": [{"seat": 0, "pawn": "R4"}]})
+    event_types.check_data("order.drawn", {"draws": [{"seat": 0, "pawn": "R4"}]})
     with pytest.raises(IllegalEvent) as refused:
-        events.check_data("order.drawn", {"draws": [{"seat": 0, "pawn": "R4", "why": "x"}]})
+        event_types.check_data("order.drawn", {"draws": [{"seat": 0, "pawn": "R4", "why": "x"}]})
     assert refused.value.code == "event.unknown_field" and "draws[0]" in refused.value.message
 
 
@@ -221,7 +223,7 @@ def test_a_nested_record_takes_its_fields_only() -> None:
 )
 def test_a_value_larger_than_its_field_takes_is_refused(data: dict[str, Any]) -> None:
     with pytest.raises(IllegalEvent) as refused:
-        events.check_data("move.undone", data)
+        event_types.check_data("move.undone", data)
     assert refused.value.code == "event.too_large"
 
 
@@ -236,7 +238,7 @@ def test_a_value_larger_than_its_field_takes_is_refused(data: dict[str, Any]) ->
     ],
 )
 def test_a_wrong_but_small_value_is_left_to_the_rules(type: str, data: dict[str, Any]) -> None:
-    events.check_data(type, data)
+    event_types.check_data(type, data)
 
 
 @pytest.mark.parametrize(
@@ -252,16 +254,16 @@ def test_a_wrong_but_small_value_is_left_to_the_rules(type: str, data: dict[str,
 )
 def test_meta_takes_its_known_keys_with_bounded_lengths(meta: Any, code: str) -> None:
     with pytest.raises(IllegalEvent) as refused:
-        events.check_meta(meta)
+        event_types.check_meta(meta)
     assert refused.value.code == code
 
 
 def test_meta_keeps_what_it_takes_and_leaves_out_nulls() -> None:
     meta = {"client_time": 1767225600.5, "device": "tablet 3", "note": "n" * 500, "x": None}
     with pytest.raises(IllegalEvent):
-        events.check_meta(meta)
+        event_types.check_meta(meta)
     del meta["x"]
-    assert events.check_meta({**meta, "device": None}) == {
+    assert event_types.check_meta({**meta, "device": None}) == {
         "client_time": 1767225600.5,
         "note": "n" * 500,
     }

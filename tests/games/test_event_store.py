@@ -18,11 +18,12 @@ from django.utils import timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import events, folding, services, store
-from games.models import Event, ImmutableRowError, Stream
+from games.play import services
 from games.rules import registry
 from games.rules.base import Move
 from games.rules.scarney_board.board import CIRCLES, circle_name
+from games.store import event_types, folding, journal
+from games.store.models import Event, ImmutableRowError, Stream
 
 pytestmark = pytest.mark.django_db
 
@@ -170,7 +171,7 @@ def test_a_raw_sql_delete_of_an_event_is_refused_by_the_trigger(played):
 def test_each_event_hash_chains_the_previous_hash_and_the_event(played):
     previous = ""
     for event in Event.objects.filter(stream=played).order_by("version"):
-        assert event.hash == store.chain_hash(previous, event)
+        assert event.hash == journal.chain_hash(previous, event)
         previous = event.hash
 
     assert played.head_hash == previous
@@ -180,7 +181,7 @@ def test_the_first_event_of_a_stream_chains_from_the_empty_hash(played):
     first = Event.objects.get(stream=played, version=1)
 
     assert first.type == "game.started"
-    assert first.hash == store.chain_hash("", first)
+    assert first.hash == journal.chain_hash("", first)
 
 
 def test_the_chain_hash_changes_with_the_data_and_with_the_previous_hash(played):
@@ -189,8 +190,8 @@ def test_the_chain_hash_changes_with_the_data_and_with_the_previous_hash(played)
     altered = Event(**{f.attname: getattr(event, f.attname) for f in Event._meta.fields})
     altered.data = {**event.data, "from": 16}
 
-    assert store.chain_hash(previous, altered) != event.hash
-    assert store.chain_hash("0" * 64, event) != event.hash
+    assert journal.chain_hash(previous, altered) != event.hash
+    assert journal.chain_hash("0" * 64, event) != event.hash
 
 
 _json_values = st.recursive(
@@ -207,7 +208,7 @@ def test_the_chain_hash_is_sha256_of_the_json_list_it_has_always_hashed(
 ) -> None:
     # Written piece by piece now (the append sends the data's JSON it hashed): the same bytes
     # as the one json.dumps of the whole list every stored hash was made with.
-    event = store.Draft(
+    event = journal.Draft(
         stream_id=uuid.uuid4(), version=7, event_id=uuid.uuid4(), type=type, data=data, meta=meta
     )
     body = json.dumps(
@@ -226,7 +227,7 @@ def test_the_chain_hash_is_sha256_of_the_json_list_it_has_always_hashed(
         separators=(",", ":"),
         default=str,
     )
-    assert store.chain_hash(previous, event) == hashlib.sha256(body.encode()).hexdigest()
+    assert journal.chain_hash(previous, event) == hashlib.sha256(body.encode()).hexdigest()
 
 
 def test_verify_events_counts_the_streams_and_events_it_checked_on_a_clean_database(played):
@@ -315,7 +316,7 @@ def test_the_same_event_id_with_another_body_is_refused_as_reused(played):
     other_body = {"from": jump.data["to"], "to": jump.data["from"]}
     events_before = Event.objects.count()
 
-    with pytest.raises(store.EventIdReused) as refused:
+    with pytest.raises(journal.EventIdReused) as refused:
         record(played.pk, jump.type, other_body, event_id=event_id)
 
     assert refused.value.event_id == event_id
@@ -326,7 +327,7 @@ def test_the_same_event_id_on_another_stream_is_refused_as_reused(played):
     other = new_game()
     event_id = Event.objects.get(stream=played, version=2).id
 
-    with pytest.raises(store.EventIdReused):
+    with pytest.raises(journal.EventIdReused):
         record(other.pk, "board.laid_out", {"position": LAYOUT}, event_id=event_id)
 
     other.refresh_from_db()
@@ -334,7 +335,7 @@ def test_the_same_event_id_on_another_stream_is_refused_as_reused(played):
 
 
 def test_a_stale_expected_version_is_a_conflict_that_names_the_current_version(played):
-    with pytest.raises(store.VersionConflict) as conflict:
+    with pytest.raises(journal.VersionConflict) as conflict:
         record(played.pk, "pawn.jumped", {"from": 14, "to": 6}, expected_version=5)
 
     assert conflict.value.current_version == 6
@@ -349,7 +350,7 @@ def test_the_state_at_version_n_is_the_fold_of_the_first_n_events():
     after = {1: folding.load(stream)}
     after.update({o.event.version: o.folded for o in play(stream, 8)})
     stream.refresh_from_db()
-    moves = [Move(e.type, e.data) for e in store.stream_events(stream.pk)][1:]
+    moves = [Move(e.type, e.data) for e in journal.stream_events(stream.pk)][1:]
 
     for n in range(1, stream.version + 1):
         at_n = folding.load(stream, at_version=n)
@@ -372,31 +373,31 @@ def test_the_state_at_the_current_version_is_the_snapshot_and_equals_a_full_refo
 def test_upcast_turns_a_frozen_v1_jump_into_circle_numbers_without_touching_the_payload():
     frozen = dict(FROZEN_V1_JUMP)
 
-    assert events.upcast("pawn.jumped", frozen, 1) == {"from": 11, "to": 9}
+    assert event_types.upcast("pawn.jumped", frozen, 1) == {"from": 11, "to": 9}
     assert frozen == FROZEN_V1_JUMP
 
 
 def test_upcast_converts_an_over_circle_and_leaves_numbers_and_current_data_alone():
-    assert events.upcast("pawn.jumped", {"from": "c11", "over": "C10", "to": 9}, 1) == {
+    assert event_types.upcast("pawn.jumped", {"from": "c11", "over": "C10", "to": 9}, 1) == {
         "from": 11,
         "over": 10,
         "to": 9,
     }
-    assert events.upcast("pawn.jumped", {"from": "C11", "to": "C9"}, 2) == {
+    assert event_types.upcast("pawn.jumped", {"from": "C11", "to": "C9"}, 2) == {
         "from": "C11",
         "to": "C9",
     }
 
 
 def test_upcast_turns_a_v1_take_off_circle_into_its_number():
-    assert events.upcast("pawn.taken_off", {"circle": "C7"}, 1) == {"circle": 7}
+    assert event_types.upcast("pawn.taken_off", {"circle": "C7"}, 1) == {"circle": 7}
 
 
 def test_upcast_leaves_types_without_upcasters_alone():
     layout = {"position": {"C1": "B1"}}
 
-    assert events.upcast("board.laid_out", layout, 1) == layout
-    assert events.upcast("no.such_type", {"x": "C1"}, 1) == {"x": "C1"}
+    assert event_types.upcast("board.laid_out", layout, 1) == layout
+    assert event_types.upcast("no.such_type", {"x": "C1"}, 1) == {"x": "C1"}
 
 
 def test_a_stored_v1_jump_reads_back_upcast_and_stays_v1_in_the_table():
@@ -405,14 +406,14 @@ def test_a_stored_v1_jump_reads_back_upcast_and_stays_v1_in_the_table():
     row = _insert_v1_jump(stream)
 
     # when it is read
-    read = store.read(Event.objects.get(pk=row.pk))
+    read = journal.read(Event.objects.get(pk=row.pk))
 
     # then the reader sees the current shape, and the row was not rewritten
     assert read.data == {"from": 11, "to": 9}
     assert read.schema_version == 1
     stored = Event.objects.get(pk=row.pk)
     assert (stored.schema_version, stored.data) == (1, FROZEN_V1_JUMP)
-    assert [e.data for e in store.stream_events(stream.pk)][1] == {"from": 11, "to": 9}
+    assert [e.data for e in journal.stream_events(stream.pk)][1] == {"from": 11, "to": 9}
 
 
 def test_a_stream_with_a_v1_event_folds_verifies_and_takes_new_events():
@@ -425,7 +426,7 @@ def test_a_stream_with_a_v1_event_folds_verifies_and_takes_new_events():
 
     assert (board["C11"], board["C10"], board["C9"]) == (None, None, "B3")
     assert after.event.version == 3
-    assert after.event.schema_version == events.current_version("pawn.jumped") == 2
+    assert after.event.schema_version == event_types.current_version("pawn.jumped") == 2
     assert "0 problem(s)" in out
 
 
@@ -442,7 +443,7 @@ def _insert_v1_jump(stream: Stream) -> Event:
         meta={"recorded_by": None},
         recorded_at=timezone.now(),
     )
-    row.hash = store.chain_hash(stream.head_hash, row)
+    row.hash = journal.chain_hash(stream.head_hash, row)
     row.save(force_insert=True)
     stream.version, stream.head_hash = row.version, row.hash
     stream.save(update_fields=["version", "head_hash"])

@@ -13,9 +13,10 @@ from django.core.management import call_command
 from django.db import transaction
 
 from bench import families
-from games import fast_append, folding, services, store
-from games.models import Event, Stream
+from games.play import services
 from games.rules.base import Move
+from games.store import fast_append, folding, journal
+from games.store.models import Event, Stream
 from scoring import projections
 from scoring.models import BonusAward, GameSummary, PlayerRecord
 from scoring.projections import game_summary
@@ -56,7 +57,7 @@ def test_a_move_in_progress_is_appended_by_the_fast_path_and_projected(
     assert summary.scores == [s.as_dict() for s in rules.scores(recorded.folded.state)]
     # The row's snapshot is packed with every SNAPSHOT_EVERY-th event; the events since fold on.
     row = Stream.objects.get(pk=game_id)
-    assert 3 - store.SNAPSHOT_EVERY < row.snapshot_version <= 3
+    assert 3 - journal.SNAPSHOT_EVERY < row.snapshot_version <= 3
     assert folding.unpack(row) == recorded.folded
 
 
@@ -97,7 +98,7 @@ def test_a_stale_expected_version_on_the_fast_path_is_a_conflict() -> None:
     services.event_record(
         stream_id=game_id, event_id=uuid.uuid4(), type=move.type, data=dict(move.data)
     )
-    with pytest.raises(store.VersionConflict) as refused:
+    with pytest.raises(journal.VersionConflict) as refused:
         services.event_record(
             stream_id=game_id,
             event_id=uuid.uuid4(),

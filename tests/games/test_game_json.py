@@ -13,10 +13,10 @@ import pytest
 from rest_framework.test import APIClient
 from rest_framework.utils.encoders import JSONEncoder
 
-from games import folding
-from games.models import Stream
-from games.representation import game_json
+from games.play.representation import game_json
 from games.rules import registry
+from games.store import folding
+from games.store.models import Stream
 
 pytestmark = pytest.mark.django_db
 

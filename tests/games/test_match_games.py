@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from games import services
-from games.models import GameSeat
+from games.play import services
 from games.rules.errors import BadSetup
+from games.store.models import GameSeat
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,5 @@
-"""A move's plain body is read without the serializer (games.api._plain_move) exactly as the
-serializer (games.serializers.EventCreate) reads it; any other body goes to the serializer."""
+"""A move's plain body is read without the serializer (games.api.streams._plain_move) exactly as the
+serializer (games.api.request_bodies.EventCreate) reads it; any other body goes to the serializer."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import serializers
-from games.api import _plain_move
+from games.api import request_bodies
+from games.api.streams import _plain_move
 
 JSON_LEAF = st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=4)
 JSON = st.recursive(
@@ -41,7 +41,7 @@ def bodies(draw: Any) -> Any:
 
 
 def served(body: Any) -> dict[str, Any] | None:
-    checked = serializers.EventCreate(data=body)
+    checked = request_bodies.EventCreate(data=body)
     return dict(checked.validated_data) if checked.is_valid() else None
 
 

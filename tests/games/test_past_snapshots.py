@@ -1,6 +1,6 @@
 """Past snapshots: a state of the past folds on from the last snapshot kept before it.
 
-Every store.KEEP_EVERY versions the snapshot written with the event is kept apart, by the fast
+Every journal.KEEP_EVERY versions the snapshot written with the event is kept apart, by the fast
 statement and by the locked path alike, so that a retry of an old move (its original answer) and
 ``?at_version=`` fold at most KEEP_EVERY - 1 events, however long the game.
 """
@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
-from games import demo_tables, folding, services, store
-from games.models import PastSnapshot, Stream
-from games.representation import game_json
+from games.demo import sample_tables
+from games.play import services
+from games.play.representation import game_json
+from games.store import folding, journal
+from games.store.models import PastSnapshot, Stream
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,7 +36,7 @@ def play(game_id: uuid.UUID, moves: int, rng: random.Random) -> list[tuple[Any, 
     made = []
     folded = folding.load(Stream.objects.get(pk=game_id))
     for _ in range(moves):
-        move = demo_tables.next_move(folded, rng)
+        move = sample_tables.next_move(folded, rng)
         assert move is not None
         event_id = uuid.uuid4()
         recorded = services.event_record(
@@ -56,17 +58,17 @@ def take_back(game_id: uuid.UUID) -> None:
 
 
 def counting_events(monkeypatch: Any) -> list[int]:
-    """Patch store.stream_events to count the events it yields (one entry per call)."""
+    """Patch journal.stream_events to count the events it yields (one entry per call)."""
     calls: list[int] = []
-    original = store.stream_events
+    original = journal.stream_events
 
-    def counted(*args: Any, **kwargs: Any) -> Iterator[store.StoredEvent]:
+    def counted(*args: Any, **kwargs: Any) -> Iterator[journal.StoredEvent]:
         calls.append(0)
         for event in original(*args, **kwargs):
             calls[-1] += 1
             yield event
 
-    monkeypatch.setattr(store, "stream_events", counted)
+    monkeypatch.setattr(journal, "stream_events", counted)
     return calls
 
 
@@ -79,7 +81,7 @@ def test_every_kept_version_has_its_snapshot_whichever_path_wrote_it() -> None:
     play(game_id, 129, rng)
     # then the snapshots of versions 64 and 128 are kept, each the state refolded at its version
     kept = PastSnapshot.objects.filter(stream_id=game_id).order_by("version")
-    assert [row.version for row in kept] == [store.KEEP_EVERY, 2 * store.KEEP_EVERY]
+    assert [row.version for row in kept] == [journal.KEEP_EVERY, 2 * journal.KEEP_EVERY]
     stream = Stream.objects.get(pk=game_id)
     for row in kept:
         unpacked = folding._unpack(game_id, "game", row.version, bytes(row.snapshot))
@@ -101,7 +103,7 @@ def test_a_retry_of_an_old_move_gets_its_original_answer_from_the_kept_snapshot(
     # then it writes nothing and answers the original answer, folding only versions 65..100
     assert not again.created
     assert answer(game_id, again) == original
-    assert calls == [100 - store.KEEP_EVERY]
+    assert calls == [100 - journal.KEEP_EVERY]
 
 
 def test_a_past_state_after_a_take_back_past_the_kept_snapshot_is_folded_from_the_start() -> None:

@@ -17,8 +17,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from games import services
-from games.models import Player
+from games.play import services
+from games.store.models import Player
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The fast path's moves shared by the processes of one host (games.shared_heads): a process
+"""The fast path's moves shared by the processes of one host (games.store.shared_heads): a process
 behind a game folds the moves it missed from the shared file, and nothing it reads there is
 trusted without its chain hash."""
 
@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from games import fast_append, folding, services, shared_heads, store
-from games.models import Stream
+from games.play import services
+from games.store import fast_append, folding, journal, shared_heads
+from games.store.models import Stream
 from tests.play import random_layout, record
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -38,7 +39,7 @@ class Statements:
 
     def __init__(self, monkeypatch: Any) -> None:
         self.appends = self.head_reads = 0
-        fetch, game_head = store._fetch, store.game_head
+        fetch, game_head = journal._fetch, journal.game_head
 
         def counted_fetch(sql: str, params: Any) -> Any:
             self.appends += "INSERT INTO games_event" in sql
@@ -48,8 +49,8 @@ class Statements:
             self.head_reads += 1
             return game_head(stream_id)
 
-        monkeypatch.setattr(store, "_fetch", counted_fetch)
-        monkeypatch.setattr(store, "game_head", counted_head)
+        monkeypatch.setattr(journal, "_fetch", counted_fetch)
+        monkeypatch.setattr(journal, "game_head", counted_head)
 
 
 def publish(move: shared_heads.Published) -> None:
@@ -207,8 +208,9 @@ import os, random, sys, uuid
 import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scarney_site.settings")
 django.setup()
-from games import folding, services
-from games.models import Stream
+from games.store import folding
+from games.play import services
+from games.store.models import Stream
 game, rng = uuid.UUID(sys.argv[1]), random.Random(int(sys.argv[2]))
 for _ in range(int(sys.argv[3])):
     folded = folding.load(Stream.objects.get(pk=game))

@@ -31,12 +31,13 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.utils.crypto import salted_hmac
 
-from games import fast_append, folding, services, store
-from games.models import Checkpoint, Event, Player, Stream
-from games.register import REGISTER_ID
+from games.play import services
+from games.play.register import REGISTER_ID
 from games.rules import registry
 from games.rules.base import Move
 from games.rules.scarney_board.board import CIRCLES, circle_name
+from games.store import fast_append, folding, journal
+from games.store.models import Checkpoint, Event, Player, Stream
 from tests.play import record
 
 pytestmark = pytest.mark.django_db
@@ -125,7 +126,7 @@ def rewrite_event(game: uuid.UUID, version: int, data: dict[str, Any]) -> None:
         )
         previous = ""
         for row in Event.objects.filter(stream_id=game).order_by("version"):
-            previous = store.chain_hash(previous, row)
+            previous = journal.chain_hash(previous, row)
             cursor.execute(
                 "UPDATE games_event SET hash = %s WHERE position = %s", [previous, row.pk]
             )
@@ -231,7 +232,7 @@ def test_the_snapshot_mac_is_django_salted_hmac_sha256_of_format_version_stream_
 
     body = snapshot[32:]
     bound = struct.pack(">HQ", folding.SNAPSHOT_FORMAT, 3) + game.bytes
-    mac = salted_hmac("games.folding.snapshot", bound + body, algorithm="sha256")
+    mac = salted_hmac("games.store.folding.snapshot", bound + body, algorithm="sha256")
     assert snapshot[:32] == mac.digest()
     assert pickle.loads(body) == (folded.header, folded.state)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.models import Stream
+from games.store.models import Stream
 from tests.pages.conftest import SCREENSHOTS, SIZES, dict_of
 
 

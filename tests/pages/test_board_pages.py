@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from games import folding, services
-from games.models import Stream
+from games.play import services
 from games.rules.scarney_board.solitaire import TAKEOFF, State
 from games.rules.scarney_board.solve.solitaire import best_line
+from games.store import folding
+from games.store.models import Stream
 from tests.pages.browsing import check_page, place, status_text, tap_move, wait_version
 
 # A layout whose best line ends with two bonuses (black corner and black), 134 in all.

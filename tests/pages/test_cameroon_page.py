@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games import services
-from games.models import Event
+from games.play import services
+from games.store.models import Event
 from tests.pages.browsing import check_page, status_text, tap_move, throw
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games import analysis, folding, services
-from games.models import Event, Stream
-from games.representation import game_json
+from games.play import analysis, services
+from games.play.representation import game_json
 from games.rules.tarot.cards import PACK
+from games.store import folding
+from games.store.models import Event, Stream
 from tests.pages.browsing import check_page, status_text, tap_move
 from tests.pages.test_table_pages import STUDY
 

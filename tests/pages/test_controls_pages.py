@@ -7,8 +7,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from games import services
-from games.models import Event, Stream
+from games.play import services
+from games.store.models import Event, Stream
 from tests.pages.browsing import check_page, status_text, tab_to, tap_move, wait_version
 from tests.pages.test_table_pages import STUDY
 

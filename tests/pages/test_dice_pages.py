@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import services
+from games.play import services
 from tests.pages.browsing import check_page, status_text, tap_move, throw
 
 

@@ -1,8 +1,8 @@
-"""A dice page's throws in words (games/pages/dice_table.py), without a browser."""
+"""A dice page's throws in words (games/pages/tables/dice_table.py), without a browser."""
 
 from __future__ import annotations
 
-from games.pages.dice_table import throw_line
+from games.pages.tables.dice_table import throw_line
 
 
 def test_a_throws_bonus_is_said_in_words_never_as_its_data() -> None:

@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import services
-from games.models import Event
+from games.play import services
+from games.store.models import Event
 
 
 @pytest.fixture

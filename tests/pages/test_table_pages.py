@@ -7,8 +7,8 @@ import time
 import uuid
 from typing import Any
 
-from games import services
-from games.models import Event, Stream
+from games.play import services
+from games.store.models import Event, Stream
 from tests.pages.browsing import check_page, status_text, tap_move, throw, wait_version
 from tests.pages.conftest import PASSWORD
 

@@ -18,7 +18,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scarney_site.settings")
 django.setup()
 
-from games import services  # noqa: E402
+from games.play import services  # noqa: E402
 from games.rules.events import MATCH_RATED, MATCH_SETTLED  # noqa: E402
 from scarney_site.celery import app  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Kept answers (scoring/answer_cache.py): a repeated read of a player's history or of the match
+"""Kept answers (games/api/answer_cache.py): a repeated read of a player's history or of the match
 list is given the body built for the same fingerprint, and any write, or any change of what the
 reader may see, gives a body built anew."""
 
@@ -12,8 +12,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from games import services
-from games.models import Player, Stream
+from games.play import services
+from games.store.models import Player, Stream
 from scoring.projections import rebuild_all
 from tests.games.tournaments.helpers import client_for, create, enter
 from tests.scoring.test_outbox import finished_match

@@ -18,10 +18,11 @@ from django.conf import settings
 from django.db import connection
 from kombu import pools as kombu_pools
 
-from games import outbox, services
-from games.models import Event, Outbox, Stream
+from games.play import services
 from games.rules import registry
 from games.rules.scarney_board.solitaire import match_rating
+from games.store import outbox
+from games.store.models import Event, Outbox, Stream
 from scarney_site.celery import app
 from scoring import tasks
 

@@ -26,9 +26,10 @@ from django.db import connection
 from django.db.models import Count
 from kombu import pools as kombu_pools
 
-from games import outbox, services
-from games.models import Event, Outbox
+from games.play import services
 from games.rules.events import MATCH_SETTLED
+from games.store import outbox
+from games.store.models import Event, Outbox
 from scarney_site.celery import app
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

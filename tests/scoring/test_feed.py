@@ -11,9 +11,9 @@ import pytest
 from django.db import connection, transaction
 from rest_framework.test import APIClient
 
-from games import services
-from games.models import Event
+from games.play import services
 from games.rules.base import Move
+from games.store.models import Event
 from tests.play import record
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -14,9 +14,10 @@ from celery.schedules import crontab
 from django.conf import settings
 from django.utils import timezone
 
-from games import services
+from games.play import services
 from scarney_site.celery import app
-from scoring import nightly, tasks
+from scoring import tasks
+from scoring.documents import nightly
 
 # RULES.md B.3, High-Low Scarney: A (Ann) wins game 2 only, B (Bob) the other four.
 HIGH_LOW_B3 = [[0, 21], [22, 0], [0, 44], [0, 26], [0, 23]]

@@ -13,9 +13,10 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games import outbox, services
-from games.models import Event, Outbox
+from games.play import services
 from games.rules.events import MATCH_SETTLED
+from games.store import outbox
+from games.store.models import Event, Outbox
 from scarney_site.celery import app
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -16,13 +16,14 @@ from django.db.models import Count, Max, Sum
 from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
-from games import services
-from games.api import NewestCursor
-from games.models import GameSeat, Match, Player, Stream, Tournament
-from scarney_site.query import filter_values, filtered
-from scoring import history as histories
-from scoring import match_list, selectors
+from games.api.http.query import filter_values, filtered
+from games.api.streams import NewestCursor
+from games.play import services
+from games.store.models import GameSeat, Match, Player, Stream, Tournament
+from scoring import selectors
 from scoring.filters import MatchFilter
+from scoring.history import match_list
+from scoring.history import timeline as histories
 from scoring.models import GameSummary, MatchStanding
 from tests.play import play_out
 

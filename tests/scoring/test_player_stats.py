@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import Player
+from games.store.models import Player
 from scoring.models import GameSummary
 from tests.api_seed import SHEET, finished_game, sheet_match
 

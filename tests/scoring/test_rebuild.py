@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from games import services
-from games.models import Player
+from games.play import services
+from games.store.models import Player
 from scoring import replay
 from scoring.models import MatchStanding
 from tests.conformance import projection_rows

@@ -22,9 +22,10 @@ from django.utils import timezone
 from pypdf import PdfReader
 from rest_framework.test import APIClient
 
-from games.models import Outbox, Player
+from games.store.models import Outbox, Player
 from scarney_site.celery import app
-from scoring import documents, tasks
+from scoring import tasks
+from scoring.documents import printing
 from tests.games.tournaments.helpers import HL_WIN, client_for, create, enter, pair, play_sheet
 from tests.scoring.test_celery import (  # noqa: F401  (fixtures)
     celery_app,
@@ -221,10 +222,10 @@ def test_a_real_worker_renders_the_sheet_and_renders_it_again_after_a_later_even
 
     # a later game: the worker renders the sheet again before anyone asks
     sheet_line(api, match, [0, 12])
-    sheet = documents.ScoreSheet(uuid.UUID(match))
+    sheet = printing.ScoreSheet(uuid.UUID(match))
     # (the task stores csv, html, then pdf: the pdf last)
-    wait_for(lambda: documents.open_fresh(sheet, "pdf") is not None, "the sheet rendered again")
-    with documents.open_fresh(sheet, "csv") as stored:  # type: ignore[union-attr]
+    wait_for(lambda: printing.open_fresh(sheet, "pdf") is not None, "the sheet rendered again")
+    with printing.open_fresh(sheet, "csv") as stored:  # type: ignore[union-attr]
         assert "12 - 12" in stored.read().decode()
     answer = api.get(f"/api/v1/matches/{match}/score-sheet.pdf")
     assert answer.status_code == 200

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import services
+from games.play import services
 from games.rules.base import Move
 from games.rules.tarot.cards import PACK
 from tests.conformance import record
@@ -173,7 +173,7 @@ def test_the_csv_sheet_never_hands_a_spreadsheet_a_formula(api: APIClient) -> No
 
 @pytest.mark.parametrize("lead", ["=", "+", "-", "@", "\t", "\r"])
 def test_every_cell_that_a_spreadsheet_would_evaluate_is_quoted(lead: str) -> None:
-    from scoring.reports import score_sheet_csv
+    from scoring.documents.reports import score_sheet_csv
 
     text = f"{lead}1+cmd|' /C calc'!A0"
     history = {

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from games import services
+from games.play import services
 from scoring.models import BonusAward, GameSummary, MatchStanding, PlayerRecord
 from tests.play import play_out, play_random_game
 

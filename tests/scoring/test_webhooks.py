@@ -26,8 +26,9 @@ from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from games import outbox, services
-from games.models import Event, Outbox
+from games.play import services
+from games.store import outbox
+from games.store.models import Event, Outbox
 from games.webhooks import sending
 from games.webhooks import services as webhooks
 from games.webhooks.models import Delivery

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import checkpoints
+from games.store import checkpoints
 
 
 class Command(BaseCommand):

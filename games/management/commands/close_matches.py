@@ -6,7 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games import outbox, services
+from games.play import services
+from games.store import outbox
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from games import demo
+from games.demo import loading
 from scarney_site.access.models import ApiToken
 
 
@@ -13,14 +13,14 @@ class Command(BaseCommand):
     help = "Load the demo club (players, a finished match, the end games, a game in progress)."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if demo.is_loaded():
+        if loading.is_loaded():
             self.stdout.write("The demo club is already loaded.")
         else:
-            made = demo.load()
+            made = loading.load()
             self.stdout.write(f"Loaded the demo club: match {made['match']}.")
-        user = get_user_model().objects.get(username=demo.DEMO_USER)
+        user = get_user_model().objects.get(username=loading.DEMO_USER)
         _token, key = ApiToken.objects.issue(user)  # a new one each time: keys are kept hashed
         self.stdout.write(
-            f"Demo login: {demo.DEMO_USER} / {demo.DEMO_PASSWORD} (admin at /admin/, API token "
+            f"Demo login: {loading.DEMO_USER} / {loading.DEMO_PASSWORD} (admin at /admin/, API token "
             f"{key})"
         )

@@ -7,8 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import checkpoints, folding, readmodels, store
-from games.models import Stream
+from games.store import checkpoints, folding, journal, reactions
+from games.store.models import Stream
 
 SignedHeads = dict[int, tuple[str, Any]]
 
@@ -45,7 +45,7 @@ class Command(BaseCommand):
             problems.extend(verify_stream(stream, signed.of(stream.pk)))
         problems.extend(checkpoints.missing_streams(signed, seen))
         if options["projections"]:
-            problems.extend(readmodels.current().differences())
+            problems.extend(reactions.current().differences())
         for problem in problems:
             self.stderr.write(problem)
         summary = f"Checked {streams} streams and {events} events: {len(problems)} problem(s)."
@@ -86,7 +86,7 @@ def verify_stream(stream: Stream, signed: SignedHeads | None = None) -> list[str
                 f"{where} version {row.version}: expected version {expected_version}, "
                 "the chain has a gap."
             )
-        elif store.chain_hash(previous, row) != row.hash:
+        elif journal.chain_hash(previous, row) != row.hash:
             problems.append(
                 f"{where} version {row.version}: hash mismatch, the event was altered after it "
                 "was recorded."

@@ -208,7 +208,7 @@ class State:
         return (_round_end(len(self.round_ends), self.round_ends[-1]),)
 
     # A snapshot of an older shape must not load into this one field by field: refuse it, and
-    # the stream is refolded from its events (games.folding.unpack).
+    # the stream is refolded from its events (games.store.folding.unpack).
     def __getstate__(self) -> tuple[Any, ...]:
         return (_STATE_SHAPE, *(getattr(self, name) for name in _STATE_FIELDS))
 

@@ -52,7 +52,7 @@ from games.rules.scarney_3000.play import (
     start_play,
     totals,
 )
-from games.rules.scarney_3000.scoring import DICE, Ruleset
+from games.rules.scarney_3000.throws import DICE, Ruleset
 from games.rules.scarney_3000.view import (
     dice_view,
     report_of,

@@ -30,7 +30,7 @@ from games.rules.scarney_3000.game import (
     read_teams,
 )
 from games.rules.scarney_3000.play import OVER, State, end_turn, is_int, totals
-from games.rules.scarney_3000.scoring import DEAD_DIE_POINTS, MINIMUM, Ruleset
+from games.rules.scarney_3000.throws import DEAD_DIE_POINTS, MINIMUM, Ruleset
 from games.rules.scarney_3000.view import SIDE_NAMES, report_of
 
 # --- settlement (RULES.md 0.8, 9.4, 10) ----------------------------------------------------------

@@ -18,7 +18,7 @@ from games.rules.base import Move
 from games.rules.dice import DEAD, read_faces
 from games.rules.errors import IllegalEvent
 from games.rules.events import STOOD, THROWN
-from games.rules.scarney_3000.scoring import (
+from games.rules.scarney_3000.throws import (
     BUST,
     DICE,
     MINIMUM,

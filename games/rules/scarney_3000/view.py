@@ -21,7 +21,7 @@ from games.rules.scarney_3000.play import (
     contestant_totals,
     unpack_awards,
 )
-from games.rules.scarney_3000.scoring import (
+from games.rules.scarney_3000.throws import (
     BUST,
     DICE,
     MINIMUM,

@@ -38,7 +38,7 @@ from games.rules.straight_dice.play import (
     split_group,
     start_play,
 )
-from games.rules.straight_dice.scoring import DICE, Ruleset
+from games.rules.straight_dice.throws import DICE, Ruleset
 from games.rules.straight_dice.view import dice_view, pot_view, seat_score, sides_view
 
 KIND = "straight-scarney-dice"

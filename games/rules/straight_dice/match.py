@@ -31,7 +31,7 @@ from games.rules.straight_dice.play import (
     nets,
     paid_in,
 )
-from games.rules.straight_dice.scoring import Ruleset
+from games.rules.straight_dice.throws import Ruleset
 
 # --- the match: one game, settled by the pot (RULES.md 0.8) --------------------------------------
 

@@ -20,7 +20,7 @@ from games.rules.matches import ScoredMatchState
 from games.rules.straight_dice.game import StraightDiceRules
 from games.rules.straight_dice.match import StraightDiceMatch
 from games.rules.straight_dice.play import State, start_play
-from games.rules.straight_dice.scoring import Ruleset
+from games.rules.straight_dice.throws import Ruleset
 
 KIND = "partnership-straight-scarney-dice"
 PLAYERS = (4, 6)  # two against two, or three against three (D-PSD-4)

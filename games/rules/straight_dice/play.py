@@ -15,7 +15,7 @@ from games.rules.base import Move
 from games.rules.dice import PotEntry, read_faces
 from games.rules.errors import IllegalEvent
 from games.rules.events import DOUBLE_DOWN, STOOD, THROWN
-from games.rules.straight_dice.scoring import (
+from games.rules.straight_dice.throws import (
     BIG_SCARNEY,
     CRAP_OUT,
     DICE,

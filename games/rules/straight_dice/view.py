@@ -6,7 +6,7 @@ from typing import Any
 
 from games.rules.base import BonusAward, SeatScore
 from games.rules.straight_dice.play import Frame, State, balance, frame_totals, nets
-from games.rules.straight_dice.scoring import DICE, Throw
+from games.rules.straight_dice.throws import DICE, Throw
 
 
 def seat_score(state: State, seat: int) -> SeatScore:

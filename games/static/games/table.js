@@ -239,7 +239,7 @@
 
   // --- moves in words -------------------------------------------------------------------------
 
-  // The server's words for each event type (games/pages/presenting.py MOVE_WORDS).
+  // The server's words for each event type (games/pages/tables/presenting.py MOVE_WORDS).
   function moveWords() {
     const node = document.getElementById("move-words");
     return node ? JSON.parse(node.textContent) || {} : {};

@@ -78,7 +78,7 @@ class Command(BaseCommand):
         return out
 
     def tournaments(self, players: list[Any], rng: random.Random, user: Any, o: Any) -> None:
-        from games.models import Tournament
+        from games.store.models import Tournament
 
         have = Tournament.objects.filter(name__startswith="Scale evening").count()
         for n in tqdm(range(have, o["tournaments"]), desc="tournaments", file=sys.stderr):
@@ -121,7 +121,7 @@ class Command(BaseCommand):
 
     def verify(self, sample: int, rng: random.Random) -> None:
         from games.management.commands.verify_events import verify_stream
-        from games.models import Stream
+        from games.store.models import Stream
 
         ids = list(Stream.objects.values_list("pk", flat=True))
         chosen = rng.sample(ids, min(sample, len(ids)))

@@ -23,11 +23,11 @@ from games.rules.errors import IllegalEvent
 from games.rules.put_and_take.game import PUT_AND_TAKE
 from games.rules.put_and_take.state import classify
 from games.rules.scarney_3000.play import MAY_STAND, OVER
-from games.rules.scarney_3000.scoring import Ruleset as Ruleset3000
+from games.rules.scarney_3000.throws import Ruleset as Ruleset3000
 from games.rules.straight_dice.game import StraightDiceRules
 from games.rules.straight_dice.partnership import PartnershipDiceRules
-from games.rules.straight_dice.scoring import Ruleset as StraightRuleset
-from games.rules.straight_dice.scoring import evaluate as straight_evaluate
+from games.rules.straight_dice.throws import Ruleset as StraightRuleset
+from games.rules.straight_dice.throws import evaluate as straight_evaluate
 
 FACES = ("1", "3", "4", "6", "D")
 OPP = {"1": "6", "6": "1", "3": "4", "4": "3", "D": "D"}

@@ -18,8 +18,8 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games import register, services, tournament_services
-from games.models import Event, Match, Player, Stream, Tournament, TournamentTable
+from games.play import register, services, tournament_services
+from games.store.models import Event, Match, Player, Stream, Tournament, TournamentTable
 
 pytestmark = pytest.mark.django_db
 

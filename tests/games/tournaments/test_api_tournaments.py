@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import folding, tournament_services
-from games.models import Event, Stream
+from games.play import tournament_services
+from games.store import folding
+from games.store.models import Event, Stream
 from games.tournaments import rounds, swiss
 from tests.games.tournaments.helpers import (
     client_for,

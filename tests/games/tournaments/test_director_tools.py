@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
-from games import folding, register, tournament_services
-from games.models import Event, Stream
+from games.play import register, tournament_services
 from games.rules.base import Move
 from games.rules.errors import IllegalEvent
 from games.rules.scarney_board.board import parse_position
+from games.store import folding
+from games.store.models import Event, Stream
 from games.tournaments import layouts, pairing, rounds, swiss
 from games.tournaments import state as ts
 from tests.games.tournaments.helpers import client_for, create, high_low_win

@@ -17,14 +17,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import folding, services
-from games.models import Stream
+from games.play import services
 from games.rules.base import Move
 from games.rules.dice_games.boston_match import PRODUCTS, SUMS
 from games.rules.dice_games.double_cameroon import DICE, GROUP, KEEP
 from games.rules.dice_games.double_cameroon_scoring import category_points, unused_categories
 from games.rules.dice_games.hearts_due import RUN_SCORES
 from games.rules.errors import IllegalEvent
+from games.store import folding
+from games.store.models import Stream
 from tests.conformance import assert_rebuild_equal, assert_replays, record
 
 pytestmark = pytest.mark.django_db

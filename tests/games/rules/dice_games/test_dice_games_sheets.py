@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from games import folding, services
-from games.models import Event, Stream
+from games.play import services
 from games.rules.base import Move
 from games.rules.errors import IllegalEvent
+from games.store import folding
+from games.store.models import Event, Stream
 from scoring.models import MatchStanding
 from tests.conformance import assert_rebuild_equal, assert_replays, record
 from tests.games.rules.dice_games.test_double_cameroon_match import BEST, POOR

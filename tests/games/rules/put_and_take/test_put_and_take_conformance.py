@@ -18,11 +18,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import folding, pot, services
-from games.models import Stream
+from games.play import pot, services
 from games.rules.base import Move
 from games.rules.put_and_take.game import PUT_AND_TAKE
 from games.rules.put_and_take.state import State, nets
+from games.store import folding
+from games.store.models import Stream
 from tests.conformance import assert_rebuild_equal, assert_replays, record
 
 pytestmark = pytest.mark.django_db

@@ -18,7 +18,7 @@ from games.rules.base import Move, make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.registry import match_rules
 from games.rules.scarney_3000.play import MUST_THROW, OVER, State
-from games.rules.scarney_3000.scoring import Ruleset
+from games.rules.scarney_3000.throws import Ruleset
 
 RULES: Any = registry.get("partnership-scarney-3000")
 MATCH: Any = match_rules("partnership-scarney-3000")

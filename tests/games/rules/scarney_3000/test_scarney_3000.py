@@ -35,7 +35,7 @@ from games.rules.scarney_3000.play import (
     award_rows,
     totals,
 )
-from games.rules.scarney_3000.scoring import BUST, SCORED, UNCONFIRMED, Ruleset, evaluate
+from games.rules.scarney_3000.throws import BUST, SCORED, UNCONFIRMED, Ruleset, evaluate
 
 RULES: Any = registry.get("scarney-3000")
 MATCH: Any = match_rules("scarney-3000")

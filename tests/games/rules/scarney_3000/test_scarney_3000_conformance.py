@@ -20,11 +20,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import folding, services
-from games.models import Event, Stream
+from games.play import services
 from games.rules.base import Move
 from games.rules.errors import IllegalEvent
 from games.rules.scarney_3000.play import MAY_STAND, MUST_THROW, totals
+from games.store import folding
+from games.store.models import Event, Stream
 from scoring.models import GameSummary
 from tests.conformance import assert_rebuild_equal, assert_replays, record
 

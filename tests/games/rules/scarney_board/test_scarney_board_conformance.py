@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
-from games import folding, services
-from games.models import Stream
+from games.play import services
 from games.rules.base import Move
 from games.rules.scarney_board.solitaire import attainable_totals
+from games.store import folding
+from games.store.models import Stream
 from scoring.models import GameSummary
 from tests.conformance import assert_rebuild_equal, assert_replays, record
 

@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 
-from games import folding, services, store
-from games.models import Stream
+from games.play import services
 from games.rules.base import Move
 from games.rules.events import MATCH_SETTLED
+from games.store import folding, journal
+from games.store.models import Stream
 from tests.conformance import assert_rebuild_equal, assert_replays, record
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +64,7 @@ def check_closed(match: Any, games: list[Any]) -> dict[str, Any]:
     assert stream.status == "settled"
     folded = assert_replays(match.pk)
     rules = folded.engine.rules
-    settlement = store.event_data(match.pk, MATCH_SETTLED)
+    settlement = journal.event_data(match.pk, MATCH_SETTLED)
     assert settlement is not None and sum(settlement["nets"]) == 0
     winners = [row["seat"] for row in rules.standing(folded.state) if row["rank"] == 1]
     assert len(winners) == 1

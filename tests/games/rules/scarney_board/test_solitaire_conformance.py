@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import folding
-from games.models import Stream
 from games.rules.scarney_board.solitaire import attainable_totals
+from games.store import folding
+from games.store.models import Stream
 from scoring.models import GameSummary
 from tests.play import play_random_game
 

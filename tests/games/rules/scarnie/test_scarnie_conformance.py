@@ -17,10 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from games import folding, services
-from games.models import Stream
+from games.play import services
 from games.rules.base import Move
 from games.rules.errors import IllegalEvent
+from games.store import folding
+from games.store.models import Stream
 from scoring.models import GameSummary, MatchStanding
 from tests.conformance import assert_rebuild_equal, assert_replays, record
 

@@ -18,7 +18,7 @@ from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
 from games.rules.registry import match_rules
 from games.rules.straight_dice.game import StraightDiceRules
 from games.rules.straight_dice.play import State
-from games.rules.straight_dice.scoring import (
+from games.rules.straight_dice.throws import (
     BIG_SCARNEY,
     CRAP_OUT,
     LITTLE_SCARNEY,

@@ -18,9 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import folding, services
-from games.models import Match, Stream
+from games.play import services
 from games.rules.base import Move
+from games.store import folding
+from games.store.models import Match, Stream
 from scoring.models import GameSummary
 from tests.conformance import assert_rebuild_equal, assert_replays, record
 

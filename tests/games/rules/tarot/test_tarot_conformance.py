@@ -18,12 +18,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import folding, services
-from games.models import Stream
+from games.play import services
 from games.rules.base import Move
 from games.rules.tarot import cards
 from games.rules.tarot.manchester.state import first_scores, game_points, second_scores
 from games.rules.tarot.tontine import hand_result, seat_points
+from games.store import folding
+from games.store.models import Stream
 from scoring.models import GameSummary, MatchStanding
 from tests.conformance import assert_rebuild_equal, assert_replays, record
 

@@ -1,0 +1,851 @@
+"""Admin of the write side: where a tournament director works (issue 11, "Admin").
+
+Nothing here edits a row that the events own. Tournaments, their entries and tables, matches,
+games and events are shown read-only; everything a director does (a new tournament, entries, a
+round, keepers, a closed round, settlement, a player registered or merged) goes through the
+services with the request's user, so the admin, the API and the pages share one permission check
+and every change is an event.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db.models import IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
+
+from games.admin import director_tools
+from games.play import permissions, register, services, tournament_services
+from games.rules import registry
+from games.rules.errors import RuleError
+from games.store import journal
+from games.store.canonical import BadValue
+from games.store.models import (
+    Event,
+    Game,
+    GameSeat,
+    Match,
+    MatchSeat,
+    Outbox,
+    Player,
+    Stream,
+    Tournament,
+    TournamentEntry,
+    TournamentTable,
+)
+from games.tournaments import standings
+from games.tournaments import state as ts
+from scoring.documents import tournament_pages
+
+# What a service may refuse with: each carries a sentence for the director (never a 500).
+REFUSALS = (
+    RuleError,
+    permissions.NotPermitted,
+    BadValue,
+    journal.VersionConflict,
+    journal.EventIdReused,
+)
+FORM_PAGE = "admin/games/form_page.html"
+# Stored with every event the admin records, as a table's device is with its moves.
+ADMIN_META = director_tools.ADMIN_META
+
+
+class refusals:  # noqa: N801  (used as a statement: ``with refusals(request):``)
+    """Show a service's refusal as an error message and carry on; anything else still raises.
+
+    The code after the service call inside the block (the success message) is skipped.
+    """
+
+    def __init__(self, request: HttpRequest, prefix: str = "") -> None:
+        self.request = request
+        self.prefix = prefix
+        self.refused = False
+
+    def __enter__(self) -> refusals:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> bool:
+        if error is None or not isinstance(error, REFUSALS):
+            return False
+        text = getattr(error, "message", None) or str(error)
+        messages.error(self.request, f"{self.prefix}{text}")
+        self.refused = True
+        return True
+
+
+def events_url(stream_id: Any) -> str:
+    """The event changelist filtered to one stream."""
+    return f"{reverse('admin:games_event_changelist')}?stream__id__exact={stream_id}"
+
+
+def events_link(stream_id: Any, text: str = "events") -> str:
+    return format_html('<a href="{}">{}</a>', events_url(stream_id), text)
+
+
+class DirectorViewMixin:
+    """Directors (staff or ``games.direct``) read these pages without model permissions of
+    their own; what they may *do* is decided once, by the services."""
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return permissions.is_director(request.user) or super().has_module_permission(request)  # type: ignore[misc]
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return permissions.is_director(request.user) or super().has_view_permission(request, obj)  # type: ignore[misc]
+
+
+class ReadOnlyAdmin(DirectorViewMixin, admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ReadOnlyInline(DirectorViewMixin, admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def form_page(
+    admin_: admin.ModelAdmin, request: HttpRequest, form: forms.Form, **context: Any
+) -> TemplateResponse:
+    """A form inside the admin's frame (an action's intermediate page, an add page)."""
+    page = {
+        **admin_.admin_site.each_context(request),
+        "opts": admin_.model._meta,
+        "form": form,
+        "hidden": [],
+        "intro": "",
+        **context,
+    }
+    return TemplateResponse(request, FORM_PAGE, page)
+
+
+# --- players ----------------------------------------------------------------------------------
+
+
+class PlayerRegisterForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    member_number = forms.CharField(max_length=30, required=False)
+
+
+class PlayerMergeForm(forms.Form):
+    into = forms.ModelChoiceField(
+        queryset=Player.objects.none(), label="Merge into", help_text="The record that stays."
+    )
+    reason = forms.CharField(max_length=500, widget=forms.TextInput(attrs={"size": 60}))
+
+    def __init__(self, *args: Any, merging: QuerySet[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        keep = Player.objects.filter(merged_into=None).exclude(pk__in=merging.values("pk"))
+        self.fields["into"].queryset = keep  # type: ignore[attr-defined]
+
+
+@admin.register(Player)
+class PlayerAdmin(DirectorViewMixin, admin.ModelAdmin):
+    """The register: players are added and merged by the services, never renamed by a save."""
+
+    list_display = ["name", "member_number", "merged_into", "user", "created_at"]
+    list_select_related = ["merged_into", "user"]
+    search_fields = ["name", "member_number"]
+    actions = ["merge_players"]
+    # Only the login a player is linked to is edited here (no event records it).
+    readonly_fields = ["name", "member_number", "merged_into", "created_at"]
+    fields = ["name", "member_number", "merged_into", "user", "created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return permissions.is_director(request.user) or super().has_add_permission(request)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return permissions.is_director(request.user) or super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # seats and events name him: a duplicate is merged, never deleted
+
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        # Write the one editable column: a full save would put back a merged_into read before
+        # a merge that committed meanwhile.
+        obj.save(update_fields=["user"])
+
+    def add_view(
+        self, request: HttpRequest, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = PlayerRegisterForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            with refusals(request):
+                player = register.player_register(
+                    name=form.cleaned_data["name"],
+                    member_number=form.cleaned_data["member_number"] or None,
+                    user=request.user,
+                    meta=ADMIN_META,
+                )
+                messages.success(request, f"{player.name} is registered.")
+                return HttpResponseRedirect(reverse("admin:games_player_change", args=[player.pk]))
+        return form_page(self, request, form, title="Register a player", submit="Register")
+
+    @admin.action(description="Merge the selected players into another record")
+    def merge_players(self, request: HttpRequest, queryset: QuerySet[Player]) -> Any:
+        """An intermediate page (into whom, why); each merge is a ``player.merged`` event."""
+        form = PlayerMergeForm(request.POST if "apply" in request.POST else None, merging=queryset)
+        if form.is_valid():
+            self._merge(request, queryset, form.cleaned_data["into"], form.cleaned_data["reason"])
+            return None  # back to the changelist
+        hidden: list[tuple[str, Any]] = [("action", "merge_players"), ("apply", "1")]
+        hidden += [(ACTION_CHECKBOX_NAME, p.pk) for p in queryset]
+        names = ", ".join(f"{p.name} (#{p.pk})" for p in queryset)
+        return form_page(
+            self,
+            request,
+            form,
+            title="Merge players",
+            submit="Merge",
+            hidden=hidden,
+            intro=f"Merging {names}: their seats will resolve to the record chosen here; "
+            "their past events stay as they were recorded.",
+        )
+
+    def _merge(
+        self, request: HttpRequest, queryset: QuerySet[Player], into: Player, reason: str
+    ) -> None:
+        for player in queryset:
+            with refusals(request, prefix=f"{player.name}: "):
+                register.player_merge(
+                    player=player.pk,
+                    into=into.pk,
+                    reason=reason,
+                    user=request.user,
+                    meta=ADMIN_META,
+                )
+                messages.success(request, f"{player.name} (#{player.pk}) is merged into {into}.")
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+
+class TournamentForm(forms.Form):
+    """The body of ``POST /tournaments/`` (API.md) as a form; the service checks it."""
+
+    name = forms.CharField(max_length=200, widget=forms.TextInput(attrs={"size": 50}))
+    format = forms.ChoiceField()
+    system = forms.ChoiceField(
+        choices=[
+            ("swiss", "Swiss (Dutch system)"),
+            ("round_robin", "round robin"),
+            ("tables", "tables of several players"),
+        ]
+    )
+    rounds = forms.IntegerField(
+        min_value=1, max_value=30, required=False, help_text="Leave blank for a round robin."
+    )
+    table_size = forms.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="Players at a table; blank: 2 (1 for Solitaire).",
+    )
+    entry = forms.ChoiceField(
+        choices=[("sheet", "sheet: results from the score sheet"), ("live", "live: every move")]
+    )
+    tiebreaks = forms.CharField(
+        required=False,
+        initial=", ".join(tournament_services.DEFAULT_TIEBREAKS),
+        widget=forms.TextInput(attrs={"size": 60}),
+        help_text=f"In order, separated by commas, from: {', '.join(standings.TIEBREAKS)}.",
+    )
+    seeding = forms.ChoiceField(
+        choices=[("entry", "entry order"), ("random", "at random (the seed is recorded)")],
+        help_text="How the first round of a 'tables' tournament is seated.",
+    )
+    double = forms.BooleanField(required=False, help_text="Round robin: each pair meets twice.")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The registry loads the rule families lazily: read the formats when the form is made.
+        names = sorted(registry.formats())
+        self.fields["format"].choices = [(f, f) for f in names]  # type: ignore[attr-defined]
+        if "high-low-scarney" in names:
+            self.fields["format"].initial = "high-low-scarney"
+
+    def spec(self) -> dict[str, Any]:
+        """The service's spec: blank fields are left out, so the service's defaults apply."""
+        values = self.cleaned_data
+        spec = {
+            key: values[key]
+            for key in ("name", "format", "system", "entry", "seeding")
+            if values[key] not in (None, "")
+        }
+        for key in ("rounds", "table_size"):
+            if values[key] is not None:
+                spec[key] = values[key]
+        if values["tiebreaks"].strip():
+            spec["tiebreaks"] = [t.strip() for t in values["tiebreaks"].split(",") if t.strip()]
+        if values["double"]:
+            spec["double"] = True
+        return spec
+
+
+class EnterPlayersForm(forms.Form):
+    players = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.none(),
+        required=False,
+        widget=forms.SelectMultiple(attrs={"size": 15}),
+        help_text="From the register (hold Ctrl or Cmd to choose several).",
+    )
+    names = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6, "cols": 40}),
+        help_text="Or names, one a line: a new name is registered; a name two players share "
+        "is refused (choose him from the register instead).",
+    )
+    reason = forms.CharField(
+        max_length=500,
+        required=False,
+        widget=forms.TextInput(attrs={"size": 60}),
+        help_text="Once round 1 is paired a late entry says why (recorded with each entry).",
+    )
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The register's players not merged away and not entered yet.
+        entered = tournament.entries.values("player_id")
+        choices = Player.objects.filter(merged_into=None).exclude(pk__in=entered)
+        self.fields["players"].queryset = choices  # type: ignore[attr-defined]
+
+    def specs(self) -> list[tuple[str, dict[str, Any]]]:
+        """(label, entry spec) in entry order: the register's players, then the names."""
+        chosen = [(p.name, {"player": p.pk}) for p in self.cleaned_data["players"]]
+        lines = [line.strip() for line in self.cleaned_data["names"].splitlines()]
+        return chosen + [(line, {"name": line}) for line in lines if line]
+
+    def clean(self) -> dict[str, Any]:
+        values = super().clean() or {}
+        if not values.get("players") and not (values.get("names") or "").strip():
+            raise forms.ValidationError("Choose players from the register or write names.")
+        return values
+
+
+class KeeperForm(forms.Form):
+    round = forms.IntegerField(min_value=1)
+    table = forms.IntegerField(min_value=1)
+    username = forms.CharField(max_length=150, help_text="The keeper's login name.")
+
+
+class TournamentEntryInline(ReadOnlyInline):
+    model = TournamentEntry
+    readonly_fields = ("player", "status", "joined_round")
+    fields = readonly_fields
+
+
+class TournamentTableInline(ReadOnlyInline):
+    model = TournamentTable
+    verbose_name = "table"
+    verbose_name_plural = "rounds and tables"
+    readonly_fields = (
+        "round_number",
+        "number",
+        "seated",
+        "match_link",
+        "keepers_list",
+        "result_text",
+    )
+    fields = readonly_fields
+
+    @admin.display(description="players (seat 1 starts)")
+    def seated(self, table: TournamentTable) -> str:
+        return ", ".join(table.players)
+
+    @admin.display(description="match")
+    def match_link(self, table: TournamentTable) -> str:
+        if table.match_id is None:
+            return "-"
+        match_url = reverse("admin:games_match_change", args=[table.match_id])
+        return format_html('<a href="{}">match</a> · {}', match_url, events_link(table.match_id))
+
+    @admin.display(description="keepers")
+    def keepers_list(self, table: TournamentTable) -> str:
+        return ", ".join(table.keepers) or "-"
+
+    @admin.display(description="result")
+    def result_text(self, table: TournamentTable) -> str:
+        return table.result or "still playing"
+
+
+@admin.register(Tournament)
+class TournamentAdmin(ReadOnlyAdmin):
+    """Tournaments read-only, with the director's tools as actions and buttons."""
+
+    list_display = ["name", "format", "system", "status", "current_round", "created_at"]
+    list_filter = ["status", "system", "format"]
+    search_fields = ["name"]
+    fields = [
+        "name",
+        "format",
+        "system",
+        "status",
+        "current_round",
+        "published",
+        "created_at",
+        "stream_events",
+    ]
+    readonly_fields = ["stream_events"]
+    inlines = [TournamentEntryInline, TournamentTableInline]
+    actions = [
+        "pair_next_round",
+        "close_current_round",
+        "settle_now",
+        "enter_players",
+        "assign_keepers",
+        "print_table_cards",
+        "print_standings",
+    ]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        # The add page calls tournament_create, which checks the user itself.
+        return permissions.is_director(request.user)
+
+    @admin.display(description="events")
+    def stream_events(self, tournament: Tournament) -> str:
+        return events_link(tournament.pk, "the tournament's events")
+
+    # --- adding: through the service, never a model save ----------------------------------
+
+    def add_view(
+        self, request: HttpRequest, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = TournamentForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            with refusals(request):
+                tournament = tournament_services.tournament_create(
+                    spec=form.spec(), user=request.user, meta=ADMIN_META
+                )
+                messages.success(request, f"{tournament.name} is created: enter its players.")
+                return HttpResponseRedirect(self._change_url(tournament))
+        return form_page(self, request, form, title="New tournament", submit="Create")
+
+    # --- the director's pages -------------------------------------------------------------
+
+    def get_urls(self) -> list[URLPattern]:
+        pages: list[tuple[str, Callable[..., HttpResponse]]] = [
+            ("enter", self.enter_view),
+            ("pair", self.pair_view),
+            ("close-round", self.close_round_view),
+            ("keepers", self.keepers_view),
+            ("corrections", self.corrections_view),
+            ("settle", self.settle_view),
+            ("cards", self.cards_view),
+            ("standings", self.standings_view),
+        ]
+        mine = [
+            path(
+                f"<uuid:object_id>/{slug}/",
+                self.admin_site.admin_view(view),
+                name=f"games_tournament_{slug.replace('-', '_')}",
+            )
+            for slug, view in pages
+        ]
+        # Before the default ones: their "<path:object_id>/" would swallow these.
+        return mine + super().get_urls()
+
+    def _tournament(self, request: HttpRequest, object_id: uuid.UUID) -> Tournament:
+        tournament: Tournament | None = self.get_object(request, str(object_id))
+        if tournament is None:
+            raise Http404("There is no such tournament.")
+        if not self.has_view_permission(request, tournament):
+            raise PermissionDenied
+        return tournament
+
+    def _change_url(self, tournament: Tournament) -> str:
+        return reverse("admin:games_tournament_change", args=[tournament.pk])
+
+    def _back(self, tournament: Tournament) -> HttpResponseRedirect:
+        return HttpResponseRedirect(self._change_url(tournament))
+
+    def enter_view(self, request: HttpRequest, object_id: uuid.UUID) -> HttpResponse:
+        tournament = self._tournament(request, object_id)
+        form = EnterPlayersForm(request.POST or None, tournament=tournament)
+        if request.method == "POST" and form.is_valid():
+            self._enter(request, tournament, form.specs(), form.cleaned_data["reason"] or None)
+            return self._back(tournament)
+        return form_page(
+            self,
+            request,
+            form,
+            title=f"Enter players in {tournament}",
+            submit="Enter",
+            original=tournament,
+            intro="Late entries join from the next round.",
+        )
+
+    def _enter(
+        self,
+        request: HttpRequest,
+        tournament: Tournament,
+        specs: list[tuple[str, Any]],
+        reason: str | None,
+    ) -> None:
+        # One entry at a time: a refused name does not undo the others.
+        entered = 0
+        for label, spec in specs:
+            with refusals(request, prefix=f"{label}: "):
+                tournament_services.entry_add(
+                    tournament_id=tournament.pk,
+                    spec=spec,
+                    reason=reason,
+                    user=request.user,
+                    meta=ADMIN_META,
+                )
+                entered += 1
+        if entered:
+            messages.success(request, f"{tournament}: {entered} player(s) entered.")
+
+    def pair_view(self, request: HttpRequest, object_id: uuid.UUID) -> HttpResponse:
+        tournament = self._tournament(request, object_id)
+        if request.method == "POST":
+            self._pair(request, tournament)
+        return self._back(tournament)
+
+    def _pair(self, request: HttpRequest, tournament: Tournament) -> None:
+        with refusals(request, prefix=f"{tournament}: "):
+            number = tournament_services.round_pair(
+                tournament_id=tournament.pk, user=request.user, meta=ADMIN_META
+            )
+            tables = TournamentTable.objects.filter(tournament=tournament, round_number=number)
+            messages.success(
+                request, f"{tournament}: round {number} is paired at {tables.count()} table(s)."
+            )
+
+    def close_round_view(self, request: HttpRequest, object_id: uuid.UUID) -> HttpResponse:
+        tournament = self._tournament(request, object_id)
+        if request.method == "POST":
+            self._close_round(request, tournament)
+        return self._back(tournament)
+
+    def _close_round(self, request: HttpRequest, tournament: Tournament) -> None:
+        number = tournament.current_round
+        if not number:
+            messages.error(request, f"{tournament}: no round is paired yet.")
+            return
+        with refusals(request, prefix=f"{tournament}: "):
+            tournament_services.correction_record(
+                tournament_id=tournament.pk,
+                event_id=uuid.uuid4(),
+                type=ts.ROUND_CLOSED,
+                data={"round": number},
+                user=request.user,
+                meta=ADMIN_META,
+            )
+            messages.success(request, f"{tournament}: round {number} is closed.")
+
+    def keepers_view(self, request: HttpRequest, object_id: uuid.UUID) -> HttpResponse:
+        tournament = self._tournament(request, object_id)
+        form = KeeperForm(request.POST or None, initial={"round": tournament.current_round or 1})
+        if request.method == "POST" and form.is_valid():
+            values = form.cleaned_data
+            with refusals(request):
+                tournament_services.keeper_assign(
+                    tournament_id=tournament.pk,
+                    round=values["round"],
+                    table=values["table"],
+                    username=values["username"],
+                    user=request.user,
+                    meta=ADMIN_META,
+                )
+                messages.success(
+                    request,
+                    f"{values['username']} keeps score at table {values['table']} "
+                    f"of round {values['round']}.",
+                )
+                return self._back(tournament)
+        return form_page(
+            self,
+            request,
+            form,
+            title=f"Assign a keeper in {tournament}",
+            submit="Assign",
+            original=tournament,
+            intro="The keeper may record in that table's match and its games, nowhere else.",
+        )
+
+    def corrections_view(self, request: HttpRequest, object_id: uuid.UUID) -> HttpResponse:
+        """Every correction's form on one page; a POST names its ``tool`` and fills that one."""
+        tournament = self._tournament(request, object_id)
+        state = tournament_pages.tournament_state(tournament)
+        tool = request.POST.get("tool", "") if request.method == "POST" else ""
+        bound = (tool, request.POST) if tool in director_tools.TOOLS else None
+        tools = director_tools.forms_for(state, bound)
+        for form in tools:
+            if form.slug == tool and form.is_valid():
+                with refusals(request, prefix=f"{form.title}: "):
+                    done = form.record(tournament, request.user)
+                    messages.success(request, f"{tournament}: {done}")
+                    page = reverse("admin:games_tournament_corrections", args=[tournament.pk])
+                    return HttpResponseRedirect(page)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "original": tournament,
+            "title": f"Corrections in {tournament}",
+            "tools": tools,
+            **tournament_pages.corrections_summary(state),
+        }
+        return TemplateResponse(request, "admin/games/tournament/corrections.html", context)
+
+    def settle_view(self, request: HttpRequest, object_id: uuid.UUID) -> HttpResponse:
+        tournament = self._tournament(request, object_id)
+        if request.method == "POST":
+            self._settle(request, tournament)
+        return self._back(tournament)
+
+    def _settle(self, request: HttpRequest, tournament: Tournament) -> None:
+        """Close every finished match of the tournament whose close task has not run yet
+        (a broker outage, a lost task): the same idempotent close the task would record."""
+        with refusals(request, prefix=f"{tournament}: ") as check:
+            # match_close is the service's own act (no user): the director check is made here.
+            permissions.check_director(request.user)
+        if check.refused:
+            return
+        finished = Match.objects.filter(
+            tournament=tournament, stream__status=Stream.Status.FINISHED
+        ).values_list("pk", flat=True)
+        closed = 0
+        for match_id in finished:
+            # One transaction a match: a refusal of one leaves the others closed.
+            with refusals(request, prefix=f"{tournament}, match {match_id}: "):
+                if services.match_close(match_id=match_id):
+                    closed += 1
+        messages.success(request, f"{tournament}: {closed} finished match(es) settled now.")
+
+    def cards_view(self, request: HttpRequest, object_id: uuid.UUID) -> HttpResponse:
+        tournament = self._tournament(request, object_id)
+        state = tournament_pages.tournament_state(tournament)
+        number = _round_param(request, len(state.rounds))
+        if number is None:
+            messages.error(request, f"{tournament}: no round is paired yet.")
+            return self._back(tournament)
+        page = tournament_pages.table_cards(state, number)
+        context = {"tournament": tournament, "back": self._change_url(tournament), **page}
+        return TemplateResponse(request, "admin/games/tournament/table_cards.html", context)
+
+    def standings_view(self, request: HttpRequest, object_id: uuid.UUID) -> HttpResponse:
+        tournament = self._tournament(request, object_id)
+        state = tournament_pages.tournament_state(tournament)
+        upto = _round_param(request, len(state.rounds)) or 0
+        page = tournament_pages.standings_page(state, upto)
+        context = {"tournament": tournament, "back": self._change_url(tournament), **page}
+        return TemplateResponse(request, "admin/games/tournament/standings.html", context)
+
+    # --- the changelist's actions ---------------------------------------------------------
+
+    @admin.action(description="Pair the next round")
+    def pair_next_round(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for tournament in queryset:
+            self._pair(request, tournament)
+
+    @admin.action(description="Close the current round")
+    def close_current_round(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for tournament in queryset:
+            self._close_round(request, tournament)
+
+    @admin.action(description="Settle now (close finished matches)")
+    def settle_now(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for tournament in queryset:
+            self._settle(request, tournament)
+
+    @admin.action(description="Enter players")
+    def enter_players(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> Any:
+        return self._one_page(request, queryset, "enter")
+
+    @admin.action(description="Assign keepers")
+    def assign_keepers(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> Any:
+        return self._one_page(request, queryset, "keepers")
+
+    @admin.action(description="Print table cards")
+    def print_table_cards(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> Any:
+        return self._one_page(request, queryset, "cards")
+
+    @admin.action(description="Print standings")
+    def print_standings(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> Any:
+        return self._one_page(request, queryset, "standings")
+
+    def _one_page(
+        self, request: HttpRequest, queryset: QuerySet[Tournament], page: str
+    ) -> HttpResponseRedirect | None:
+        """These work on one tournament at a time: go to its page."""
+        if queryset.count() != 1:
+            messages.warning(request, "Choose one tournament for this.")
+            return None
+        tournament = queryset.get()
+        return HttpResponseRedirect(reverse(f"admin:games_tournament_{page}", args=[tournament.pk]))
+
+
+def _round_param(request: HttpRequest, last: int) -> int | None:
+    """``?round=N`` when it names a paired round, else the latest (None before round 1)."""
+    text = request.GET.get("round", "")
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= last:
+        return int(text)
+    return last or None
+
+
+# --- streams, games, matches, events ----------------------------------------------------------
+
+
+@admin.register(Stream)
+class StreamAdmin(ReadOnlyAdmin):
+    list_display = [
+        "id",
+        "category",
+        "kind",
+        "status",
+        "version",
+        "recorders",
+        "created_at",
+        "stream_events",
+    ]
+    list_filter = ["category", "kind", "status"]
+    exclude = ["snapshot"]
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return (
+            super().get_queryset(request).select_related("created_by").prefetch_related("keepers")
+        )
+
+    @admin.display(description="recorders")
+    def recorders(self, stream: Stream) -> str:
+        """Who records here besides the directors: the creator, then the keepers."""
+        creator = stream.created_by.get_username() if stream.created_by else "(the service)"
+        keepers = ", ".join(sorted(k.get_username() for k in stream.keepers.all()))
+        return f"{creator}; keepers: {keepers}" if keepers else creator
+
+    @admin.display(description="events")
+    def stream_events(self, stream: Stream) -> str:
+        return events_link(stream.pk)
+
+
+class GameSeatInline(ReadOnlyInline):
+    model = GameSeat
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ["stream", "kind", "match", "number", "created_at", "stream_events"]
+    list_filter = ["kind"]
+    readonly_fields = ["stream_events"]
+    inlines = [GameSeatInline]
+
+    @admin.display(description="events")
+    def stream_events(self, game: Game) -> str:
+        return events_link(game.pk)
+
+
+class MatchSeatInline(ReadOnlyInline):
+    model = MatchSeat
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyAdmin):
+    list_display = [
+        "stream",
+        "format",
+        "entry",
+        "tournament",
+        "round_number",
+        "table_number",
+        "created_at",
+        "stream_events",
+    ]
+    list_filter = ["format", "entry"]
+    list_select_related = ["stream", "tournament"]
+    readonly_fields = ["stream_events"]
+    inlines = [MatchSeatInline]
+
+    @admin.display(description="events")
+    def stream_events(self, match: Match) -> str:
+        return events_link(match.pk)
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyAdmin):
+    """Every event read-only, with who recorded it, when, and from which device."""
+
+    list_display = [
+        "position",
+        "stream_link",
+        "version",
+        "type",
+        "recorded_by",
+        "recorded_at",
+        "device",
+    ]
+    list_filter = ["stream__category", "type"]
+    list_select_related = ["stream"]
+    search_fields = ["id", "stream__id"]
+    readonly_fields = ["recorded_by", "device"]
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        # meta["recorded_by"] is a user id: name him in the same query, not one query a row.
+        users = get_user_model().objects.filter(pk=OuterRef("recorder_id"))
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(recorder_id=Cast(KT("meta__recorded_by"), IntegerField()))
+            .annotate(recorder_name=Subquery(users.values("username")[:1]))
+        )
+
+    @admin.display(description="stream", ordering="stream")
+    def stream_link(self, event: Event) -> str:
+        return format_html(
+            '<a href="{}">{} {}</a>',
+            events_url(event.stream_id),
+            event.stream.category,
+            str(event.stream_id)[:8],
+        )
+
+    @admin.display(description="recorded by")
+    def recorded_by(self, event: Event) -> str:
+        name = getattr(event, "recorder_name", None)
+        if name:
+            return str(name)
+        user_id = event.meta.get("recorded_by")
+        return "(the service)" if user_id is None else f"user #{user_id} (deleted)"
+
+    @admin.display(description="device")
+    def device(self, event: Event) -> str:
+        return event.meta.get("device") or "-"
+
+
+@admin.register(Outbox)
+class OutboxAdmin(ReadOnlyAdmin):
+    list_display = ["id", "task", "key", "created_at", "dispatched_at", "done_at", "attempts"]

@@ -1,0 +1,111 @@
+"""Request bodies of the write API; they check shape only, the rule engines check the rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.rules import registry
+
+
+# The schema lists the kinds and formats; the service still names an unknown one itself
+# (422 ``game.unknown_kind``, ``match.unknown_format``, with the list of known ones).
+class Closed(serializers.Serializer[Any]):
+    """A request body that takes its own fields only: a field it does not know is refused (400
+    request.invalid), never silently dropped. The schema says so too (additionalProperties:
+    false, games.api.schema.openapi)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        # Here, not in validate(): a body nested in a list (a seat) has no initial_data.
+        unknown = sorted(set(data) - set(self.fields)) if isinstance(data, dict) else []
+        if unknown:
+            raise serializers.ValidationError(
+                {name: ["This request does not take this field."] for name in unknown}
+            )
+        return super().to_internal_value(data)
+
+
+# An event type's name (pawn.jumped): the body's schema gives it as the pattern, and
+# games.api.streams reads a plain move by it.
+EVENT_TYPE = r"^[a-z0-9_.]+$"
+
+
+@extend_schema_field({"type": "string", "enum": registry.kinds()})
+class KindField(serializers.CharField):
+    pass
+
+
+@extend_schema_field({"type": "string", "enum": registry.formats()})
+class FormatField(serializers.CharField):
+    pass
+
+
+class SeatSpec(Closed):
+    player = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    # Not trimmed here: a name of spaces is the service's to refuse (422 seat.bad_name), as the
+    # schema's minLength cannot say "not only spaces".
+    name = serializers.CharField(
+        required=False, max_length=100, allow_blank=False, trim_whitespace=False
+    )
+    member_number = serializers.CharField(
+        required=False, max_length=30, allow_blank=False, trim_whitespace=False
+    )
+
+    def validate(self, attrs):  # type: ignore[no-untyped-def]
+        if attrs.get("player") is None and not attrs.get("name") and not attrs.get("member_number"):
+            raise serializers.ValidationError(
+                "A seat needs a player id, a member number or a name."
+            )
+        return attrs
+
+
+class GameCreate(Closed):
+    kind = KindField(max_length=60)
+    # A list field, so that the schema carries maxItems too.
+    seats = serializers.ListField(child=SeatSpec(), required=False, max_length=16)
+    ruleset = serializers.DictField(required=False, default=dict)
+    setup = serializers.DictField(required=False, default=dict)
+    match = serializers.UUIDField(required=False, allow_null=True)
+
+
+class EventCreate(Closed):
+    id = serializers.UUIDField()
+    # Event types are dotted lower-case names (pawn.jumped); the schema says so, so that a
+    # body it calls valid is never refused here (an unknown type is the service's 422).
+    type = serializers.RegexField(EVENT_TYPE, max_length=60)
+    # DRF's metaclass takes declared fields off the class, so this leaves Serializer.data alone.
+    data = serializers.DictField(required=False, default=dict)  # type: ignore[assignment]
+    expected_version = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    meta = serializers.DictField(required=False, default=dict)
+
+
+class MatchCreate(Closed):
+    format = FormatField(max_length=60)
+    players = serializers.ListField(child=SeatSpec(), max_length=16)
+    teams = serializers.ListField(required=False, default=list, max_length=16)
+    ruleset = serializers.DictField(required=False, default=dict)
+    entry = serializers.ChoiceField(choices=["live", "sheet"], required=False, default="live")
+
+
+class KeeperAdd(Closed):
+    # Not trimmed: a name of spaces is no user's, which the service says (422).
+    user = serializers.CharField(
+        max_length=150, trim_whitespace=False, help_text="The keeper's username."
+    )
+
+
+class Keepers(serializers.Serializer[Any]):
+    """A stream's recorders: its creator and the keepers it names (directors record anywhere)."""
+
+    created_by = serializers.CharField(allow_null=True)
+    keepers = serializers.ListField(child=serializers.CharField())
+
+
+class Recorded(serializers.Serializer[Any]):
+    """Answer of an event POST: the event as listed, and the stream's state after it."""
+
+    event = serializers.DictField()
+    game = serializers.DictField(required=False)
+    match = serializers.DictField(required=False)

@@ -1,0 +1,77 @@
+"""``GET /api/v1/``: the API's front door, a link to every resource a client starts from."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.views import SpectacularRedocView
+from rest_framework import permissions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.http.query import QueryChecked
+
+# Paths, not reversed names: the root lists resources whose routes live in other apps (and
+# tournaments, whose routes may land later), and a link here must not break the root's import.
+RESOURCES = {
+    "games": "/api/v1/games/",
+    "matches": "/api/v1/matches/",
+    "players": "/api/v1/players/",
+    "tournaments": "/api/v1/tournaments/",
+    "events": "/api/v1/events/",
+    "events_ndjson": "/api/v1/events.ndjson",
+    "match_history_csv": "/api/v1/matches/history.csv",
+    "nightly_reports": "/api/v1/reports/nightly/",
+    "webhooks": "/api/v1/webhooks/",
+    "schema": "/api/schema/",
+    "docs": "/api/docs/",
+    "redoc": "/api/redoc/",
+}
+
+
+class ApiRootAnswer(serializers.Serializer[Any]):
+    """Absolute URLs of the API's resources."""
+
+    games = serializers.URLField()
+    matches = serializers.URLField()
+    players = serializers.URLField()
+    tournaments = serializers.URLField()
+    events = serializers.URLField(help_text="The all-stream feed (needs a login).")
+    events_ndjson = serializers.URLField(help_text="The feed as NDJSON (needs a login).")
+    match_history_csv = serializers.URLField(help_text="Every match's history as CSV.")
+    nightly_reports = serializers.URLField(help_text="The club's nightly reports.")
+    webhooks = serializers.URLField(help_text="The webhooks (directors only).")
+    schema = serializers.URLField(help_text="The OpenAPI schema.")
+    docs = serializers.URLField(help_text="Swagger UI.")
+    redoc = serializers.URLField(help_text="ReDoc.")
+
+
+class ApiRoot(QueryChecked, APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="v1_root",
+        responses={200: ApiRootAnswer},
+        examples=[
+            OpenApiExample(
+                "The resources",
+                value={
+                    name: f"https://scores.example.org{path}" for name, path in RESOURCES.items()
+                },
+                response_only=True,
+            )
+        ],
+    )
+    def get(self, request: Request) -> Response:
+        """The API's resources, each as an absolute URL."""
+        return Response(
+            {name: request.build_absolute_uri(path) for name, path in RESOURCES.items()}
+        )
+
+
+class OfflineRedoc(SpectacularRedocView):
+    """ReDoc from our own static files, without the web fonts drf-spectacular's page links."""
+
+    template_name = "api_docs/redoc.html"

@@ -1,0 +1,469 @@
+"""The shapes of the API's answers, for the OpenAPI schema (drf-spectacular components).
+
+The views build their answers as plain data (games/play/representation.py, games/api/tournaments.py);
+these serializers only describe them, so that a client (and schemathesis'
+``response_schema_conformance``) can check every 200 against a typed shape. A game's state
+carries fields of its family besides the common ones (``board``, ``dice``, hands ...): those are
+named here where every family has them and left open otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.api.request_bodies import Closed
+from games.rules import registry
+from games.store.event_types import EVENT_TYPES
+
+STREAM_STATUSES = ["in_progress", "finished", "settled", "abandoned"]
+TOURNAMENT_STATUSES = ["entering", "running", "finished"]
+# The enums' choices, named in SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"].
+GAME_KINDS = registry.kinds()
+MATCH_FORMATS = registry.formats()
+EVENT_TYPE_NAMES = sorted(EVENT_TYPES)
+# A score: whole points in every game so far; typed as a number so that a family with halves
+# (tarot's) stays within the contract.
+Points = serializers.FloatField
+
+
+def kind_field(**kwargs: Any) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=GAME_KINDS, **kwargs)
+
+
+def format_field(**kwargs: Any) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=MATCH_FORMATS, **kwargs)
+
+
+def event_type_field(**kwargs: Any) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=EVENT_TYPE_NAMES, **kwargs)
+
+
+@extend_schema_field({"type": "object", "additionalProperties": True})
+class OpenObject(serializers.DictField):
+    """A JSON object whose keys depend on the game (a ruleset, an event's data)."""
+
+
+class SeatAnswer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(min_value=0)
+    player = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField(allow_blank=True)
+
+
+class BonusAnswer(serializers.Serializer[Any]):
+    kind = serializers.CharField()
+    points = Points()
+    why = serializers.CharField(required=False, allow_blank=True)
+    pawns = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+class ScoreAnswer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(min_value=0)
+    points = Points()
+    bonuses = BonusAnswer(many=True)
+    total = Points()
+
+
+class MoveAnswer(serializers.Serializer[Any]):
+    type = serializers.CharField()
+    data = OpenObject()  # type: ignore[assignment]  # a field, not Serializer.data
+
+
+class ResultAnswer(serializers.Serializer[Any]):
+    totals = serializers.ListField(child=Points())
+    winner = serializers.ListField(child=serializers.IntegerField(min_value=0))
+    rating = serializers.CharField(allow_null=True)
+
+
+class PotAnswer(serializers.Serializer[Any]):
+    balance = Points()
+    nets = serializers.ListField(child=Points(), allow_null=True)
+
+
+class GameAnswer(serializers.Serializer[Any]):
+    """A game's state (API.md "Games"), as of now or of ``at_version``."""
+
+    id = serializers.UUIDField()
+    kind = kind_field()
+    version = serializers.IntegerField(min_value=1)
+    status = serializers.ChoiceField(choices=STREAM_STATUSES)
+    match = serializers.UUIDField(allow_null=True)
+    number = serializers.IntegerField(allow_null=True)
+    seats = SeatAnswer(many=True)
+    ruleset = OpenObject()
+    turn = serializers.IntegerField(allow_null=True)
+    expected = serializers.ListField(child=serializers.CharField())
+    pot = PotAnswer(allow_null=True)
+    legal_events = MoveAnswer(many=True, allow_null=True)
+    scores = ScoreAnswer(many=True)
+    result = ResultAnswer(allow_null=True)
+
+
+class GameRow(serializers.Serializer[Any]):
+    """A game in the list: its summary read model."""
+
+    id = serializers.UUIDField()
+    kind = kind_field()
+    status = serializers.ChoiceField(choices=STREAM_STATUSES)
+    version = serializers.IntegerField(min_value=1)
+    match = serializers.UUIDField(allow_null=True)
+    number = serializers.IntegerField(allow_null=True)
+    scores = ScoreAnswer(many=True)
+    rating = serializers.CharField(allow_null=True)
+    updated_at = serializers.DateTimeField()
+
+
+class EventAnswer(serializers.Serializer[Any]):
+    """One stored event, as every list and the feed show it."""
+
+    position = serializers.IntegerField(min_value=1)
+    id = serializers.UUIDField()
+    version = serializers.IntegerField(min_value=1)
+    # Any stream's types (the feed carries tournaments' and the register's too); a game's and
+    # a match's are those of the EventType enum.
+    type = serializers.CharField()
+    schema_version = serializers.IntegerField(min_value=1)
+    data = OpenObject()  # type: ignore[assignment]  # a field, not Serializer.data
+    meta = OpenObject()
+    recorded_at = serializers.DateTimeField()
+    hash = serializers.CharField(min_length=64, max_length=64)
+
+
+def page_of(row: type[serializers.Serializer[Any]], name: str) -> type[serializers.Serializer[Any]]:
+    """A cursor page (``next``, ``previous``, ``results``) of ``row``."""
+    fields = {
+        "next": serializers.URLField(allow_null=True),
+        "previous": serializers.URLField(allow_null=True),
+        "results": row(many=True),
+        "__doc__": f"A page of {row.__name__}; follow ``next`` until it is null.",
+    }
+    return type(name, (serializers.Serializer,), fields)
+
+
+GamePage = page_of(GameRow, "GamePage")
+EventPage = page_of(EventAnswer, "EventPage")
+
+
+class AnalysisAnswer(serializers.Serializer[Any]):
+    """One-player games: ``value``, ``line``, ``from_start``; two-player: ``winner``, ``line``."""
+
+    value = Points(required=False)
+    from_start = Points(required=False)
+    winner = serializers.IntegerField(required=False, allow_null=True)
+    line = MoveAnswer(many=True)
+
+
+class PotMovement(serializers.Serializer[Any]):
+    kind = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True, required=False)
+    chips = Points()
+    event = serializers.UUIDField()
+    version = serializers.IntegerField(min_value=1)
+    type = event_type_field()
+
+
+class PotLedger(serializers.Serializer[Any]):
+    balance = Points()
+    nets = serializers.ListField(child=Points(), allow_null=True)
+    movements = PotMovement(many=True)
+
+
+class StandingBonus(serializers.Serializer[Any]):
+    kind = serializers.CharField()
+    points = Points()
+
+
+class StandingRow(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(min_value=0)
+    name = serializers.CharField(allow_blank=True)
+    match_score = Points()
+    bonuses = StandingBonus(many=True)
+    total = Points()
+    games_won = serializers.IntegerField(min_value=0)
+    rank = serializers.IntegerField(min_value=1)
+
+
+class MatchGame(serializers.Serializer[Any]):
+    number = serializers.IntegerField(min_value=1)
+    game = serializers.UUIDField(allow_null=True)
+    scores = serializers.ListField(child=Points())
+    cumulative = serializers.ListField(child=Points())
+
+
+class SheetWarning(serializers.Serializer[Any]):
+    game = serializers.IntegerField()
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class Payment(serializers.Serializer[Any]):
+    # "from" is a Python keyword: the field is added below under its JSON name.
+    to = serializers.IntegerField(min_value=0)
+    points = Points()
+
+
+Payment._declared_fields["from"] = serializers.IntegerField(min_value=0)
+
+
+class Settlement(serializers.Serializer[Any]):
+    payments = Payment(many=True)
+    nets = serializers.ListField(child=Points(), required=False)
+
+
+class MatchAnswer(serializers.Serializer[Any]):
+    """A match (API.md "Matches"), as of now or of ``at_version``."""
+
+    id = serializers.UUIDField()
+    format = format_field()
+    entry = serializers.ChoiceField(choices=["live", "sheet"])
+    status = serializers.ChoiceField(choices=STREAM_STATUSES)
+    version = serializers.IntegerField(min_value=1)
+    ruleset = OpenObject()
+    players = SeatAnswer(many=True)
+    games = MatchGame(many=True)
+    next_game = serializers.IntegerField(allow_null=True)
+    expected = serializers.ListField(child=serializers.CharField())
+    standing = StandingRow(many=True)
+    winner = serializers.ListField(child=serializers.IntegerField(min_value=0))
+    rating = serializers.CharField(allow_null=True)
+    warnings = SheetWarning(many=True)
+    settlement = Settlement(allow_null=True)
+
+
+class MatchRow(serializers.Serializer[Any]):
+    """A match in the list: its standing read model."""
+
+    id = serializers.UUIDField()
+    format = format_field()
+    status = serializers.ChoiceField(choices=STREAM_STATUSES)
+    standing = StandingRow(many=True)
+    winner = serializers.ListField(child=serializers.IntegerField(min_value=0))
+    rating = serializers.CharField(allow_null=True)
+    warnings = SheetWarning(many=True)
+    updated_at = serializers.DateTimeField()
+
+
+MatchPage = page_of(MatchRow, "MatchPage")
+
+
+class RecordedAnswer(serializers.Serializer[Any]):
+    """Answer of an event POST: the event as listed, and the stream's state after it."""
+
+    event = EventAnswer()
+    game = GameAnswer(required=False)
+    match = MatchAnswer(required=False)
+
+
+# --- players and tournaments (games/api/tournaments.py) ------------------------------------
+
+
+class PlayerAnswer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(min_value=1)
+    name = serializers.CharField()
+    member_number = serializers.CharField(allow_null=True)
+    merged_into = serializers.IntegerField(allow_null=True)
+
+
+PlayerList = page_of(PlayerAnswer, "PlayerList")
+
+
+class Text(serializers.CharField):
+    """Text as sent: a number is refused, not turned into its digits, and spaces are kept (a
+    text of spaces only is the service's to refuse, with its code)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("trim_whitespace", False)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class PlayerCreate(Closed):
+    name = Text(max_length=100)
+    member_number = Text(max_length=30, required=False, allow_null=True)
+
+
+class PlayerMerge(Closed):
+    into = serializers.IntegerField(min_value=1)
+    reason = Text(max_length=500)
+
+
+class TournamentRow(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    format = format_field()
+    system = serializers.ChoiceField(choices=["swiss", "round_robin", "tables"])
+    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES)
+    round = serializers.IntegerField(min_value=0)
+    created_at = serializers.DateTimeField()
+
+
+TournamentList = page_of(TournamentRow, "TournamentList")
+
+
+class EntryAnswer(serializers.Serializer[Any]):
+    player = serializers.IntegerField(min_value=1)
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=["active", "withdrawn"])
+    joined = serializers.IntegerField(min_value=1)
+
+
+class TournamentAnswer(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    format = format_field()
+    system = serializers.ChoiceField(choices=["swiss", "round_robin", "tables"])
+    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES)
+    version = serializers.IntegerField(min_value=1)
+    round = serializers.IntegerField(min_value=0)
+    rounds = serializers.IntegerField(allow_null=True)
+    table_size = serializers.IntegerField(min_value=1)
+    entry = serializers.ChoiceField(choices=["live", "sheet"])
+    tiebreaks = serializers.ListField(child=serializers.CharField())
+    double = serializers.BooleanField()
+    entries = EntryAnswer(many=True)
+
+
+class TournamentCreate(Closed):
+    name = Text(max_length=200)
+    format = format_field()
+    system = serializers.ChoiceField(choices=["swiss", "round_robin", "tables"])
+    rounds = serializers.IntegerField(min_value=1, max_value=30, required=False)
+    table_size = serializers.IntegerField(min_value=1, max_value=16, required=False)
+    entry = serializers.ChoiceField(choices=["live", "sheet"], required=False)
+    ruleset = OpenObject(required=False)
+    tiebreaks = serializers.ListField(child=serializers.CharField(), required=False)
+    double = serializers.BooleanField(required=False)
+    seeding = serializers.ChoiceField(choices=["entry", "random"], required=False)
+    published = serializers.BooleanField(required=False)
+
+
+class EntryCreate(Closed):
+    """One of ``player``, ``member_number`` or ``name``; once round 1 is paired, a late entry
+    says why in ``reason`` (422 ``tournament.reason_required`` without it)."""
+
+    player = serializers.IntegerField(min_value=1, required=False)
+    member_number = Text(max_length=30, required=False)
+    name = Text(max_length=100, required=False)
+    reason = Text(max_length=500, required=False)
+
+
+class RoundCreate(Closed):
+    tables = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(min_value=1)), required=False
+    )
+    seed = serializers.IntegerField(required=False)
+    repair = serializers.BooleanField(required=False)
+    reason = Text(max_length=500, required=False)
+
+
+class KeeperAssign(Closed):
+    round = serializers.IntegerField(min_value=1)
+    table = serializers.IntegerField(min_value=1)
+    user = Text(max_length=150)
+
+
+class TableSeat(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(min_value=0)
+    player = serializers.IntegerField()
+    name = serializers.CharField(allow_blank=True)
+
+
+class TableResult(serializers.Serializer[Any]):
+    how = serializers.CharField()
+    points = serializers.ListField(child=Points())
+    scores = serializers.ListField(child=Points())
+    net = serializers.ListField(child=Points())
+    ranks = serializers.ListField(child=serializers.IntegerField())
+    rating = serializers.CharField(allow_null=True)
+    reason = serializers.CharField(allow_null=True, allow_blank=True)
+
+
+class TableAnswer(serializers.Serializer[Any]):
+    table = serializers.IntegerField(min_value=1)
+    seats = TableSeat(many=True)
+    match = serializers.UUIDField(allow_null=True)
+    keepers = serializers.ListField(child=serializers.CharField())
+    status = serializers.ChoiceField(choices=STREAM_STATUSES, allow_null=True)
+    result = TableResult(allow_null=True)
+
+
+class ByeAnswer(serializers.Serializer[Any]):
+    player = serializers.IntegerField()
+    name = serializers.CharField(allow_blank=True)
+    points = Points()
+
+
+class RoundAnswer(serializers.Serializer[Any]):
+    number = serializers.IntegerField(min_value=1)
+    status = serializers.ChoiceField(choices=["playing", "finished"])
+    closed = serializers.BooleanField()
+    tables = TableAnswer(many=True)
+    byes = ByeAnswer(many=True)
+    missing = serializers.ListField(child=serializers.IntegerField())
+    seed = serializers.IntegerField(allow_null=True)
+    layouts = serializers.ListField(child=serializers.JSONField())
+
+
+class RoundRating(serializers.Serializer[Any]):
+    """A duplicate Solitaire round's match rating (RULES.md 2.6) on the round's deal."""
+
+    round = serializers.IntegerField(min_value=1)
+    rating = serializers.CharField()
+
+
+class StandingsRow(serializers.Serializer[Any]):
+    rank = serializers.IntegerField(min_value=1)
+    player = serializers.IntegerField()
+    name = serializers.CharField(allow_blank=True)
+    points = Points()
+    played = serializers.IntegerField(min_value=0)
+    tiebreaks = serializers.DictField(child=Points())
+    net = Points()
+    ratings = RoundRating(many=True, help_text="Empty but in duplicate Solitaire rounds.")
+
+
+class StandingsAnswer(serializers.Serializer[Any]):
+    round = serializers.IntegerField(min_value=0)
+    rows = StandingsRow(many=True)
+    explain = serializers.DictField(child=serializers.CharField())
+
+
+class NetAnswer(serializers.Serializer[Any]):
+    player = serializers.IntegerField()
+    name = serializers.CharField(allow_blank=True)
+    net = Points()
+
+
+class EveningPayment(serializers.Serializer[Any]):
+    from_name = serializers.CharField(allow_blank=True)
+    to = serializers.IntegerField()
+    to_name = serializers.CharField(allow_blank=True)
+    points = Points()
+
+
+EveningPayment._declared_fields["from"] = serializers.IntegerField()
+
+
+class SettlementAnswer(serializers.Serializer[Any]):
+    nets = NetAnswer(many=True)
+    payments = EveningPayment(many=True)
+    left_in_pot = Points()
+
+
+class TournamentEvent(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    version = serializers.IntegerField(min_value=1)
+    type = serializers.CharField()
+    data = OpenObject()  # type: ignore[assignment]  # a field, not Serializer.data
+    recorded_at = serializers.DateTimeField()
+    recorded_by = serializers.IntegerField(allow_null=True)
+
+
+class TournamentEvents(serializers.Serializer[Any]):
+    results = TournamentEvent(many=True)

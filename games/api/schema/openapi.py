@@ -1,0 +1,251 @@
+"""The OpenAPI schema's shared parts: the error shape every 4xx answers, the enums of game kinds,
+match formats and event types, and a hook that documents each operation's 4xx answers.
+
+Views declare their 200/201 answers; the errors are the same house shape everywhere
+(``games/api/http/exceptions.py``), so :func:`add_error_responses` adds them to every operation by
+what it can meet (a path id: 404; a write: 401/403/409/422; query parameters: 400), each with
+the codes it may carry (docs/ERRORS.md lists them all), with real answers of those codes as
+examples. It also gives the main request bodies and answers their examples, each at the operation
+it was recorded from (games/api/schema/examples.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter
+
+from games.api.schema import examples
+from games.rules import registry
+from games.store.event_types import EVENT_TYPES
+
+ERROR = {
+    "type": "object",
+    "description": "Every error: a stable dotted code, a sentence for a person, and data "
+    "fields of the code (docs/ERRORS.md).",
+    "properties": {
+        "code": {"type": "string", "example": "query.unknown_parameter"},
+        "detail": {"type": "string", "example": "Unknown query parameter staus."},
+    },
+    "required": ["code", "detail"],
+    "additionalProperties": True,
+}
+
+# Status -> (when, the codes it carries).
+ERRORS: dict[str, tuple[str, str]] = {
+    "400": (
+        "The request is malformed",
+        "`request.malformed`, `request.invalid`, `request.not_an_object`, `request.too_large`, "
+        "`request.bad_number`, `request.bad_text`, `request.bad_cursor`, `request.bad_seed`, "
+        "`query.unknown_parameter`, `query.bad_value`",
+    ),
+    "401": (
+        "No login (or a bad token)",
+        "`request.not_authenticated`, `request.authentication_failed` (a bad token), "
+        "`permission.login_required`",
+    ),
+    "403": (
+        "Not allowed",
+        "`request.permission_denied`, `permission.not_a_recorder`, `permission.director_only`, "
+        "`permission.not_the_creator`",
+    ),
+    "404": ("No such thing, or not one you may see", "`not_found`"),
+    "409": (
+        "The stream moved on, or the event id was used",
+        "`version.conflict` (with `current_version`), `event.id_reused`",
+    ),
+    "422": ("The rules forbid it", "the rules' codes of docs/ERRORS.md"),
+    "429": ("Over the rate; `Retry-After` gives the seconds to wait", "`request.throttled`"),
+}
+WRITES = ("post", "put", "patch", "delete")
+
+# Operations that refuse in their own words (games/webhooks/services.py: directors only, and a
+# webhook's own checks), in place of the house's general 401/403/409/422: status -> (when, the
+# codes). They never meet a stream, so no 409; only a registration is checked, so only it 422s.
+DIRECTORS_ONLY = {
+    "401": (
+        "No login (or a bad token)",
+        "`permission.login_required` (no login), `request.authentication_failed` (a bad token)",
+    ),
+    "403": ("Not a director", "`permission.director_only`"),
+}
+OWN_ERRORS: dict[str, dict[str, tuple[str, str]]] = {
+    "get /api/v1/webhooks/": DIRECTORS_ONLY,
+    "post /api/v1/webhooks/": {
+        **DIRECTORS_ONLY,
+        "422": (
+            "The webhook cannot be registered as given",
+            "`webhook.bad_url`, `webhook.bad_events`, `webhook.unknown_field`",
+        ),
+    },
+    "get /api/v1/webhooks/{id}/": DIRECTORS_ONLY,
+    "delete /api/v1/webhooks/{id}/": DIRECTORS_ONLY,
+    "get /api/v1/webhooks/{id}/deliveries/": DIRECTORS_ONLY,
+    "get /api/v1/events/": DIRECTORS_ONLY,
+    "get /api/v1/events.ndjson": DIRECTORS_ONLY,
+}
+
+
+# Reads that need a login whatever they read (the feed, keepers, webhooks); every other GET is
+# open to anyone for finished public rows (a game in progress answers 401 without a login).
+NEEDS_LOGIN = ("/api/v1/events", "/api/v1/webhooks")
+
+
+def _readable_without_login(operation: dict[str, Any]) -> None:
+    if "keepers" in operation.get("operationId", ""):
+        return
+    security = operation.setdefault("security", [])
+    if {} not in security:
+        security.append({})
+
+
+def error_response(status: str, method: str = "get", operation: str = "") -> dict[str, Any]:
+    """The answer of ``status`` at ``operation`` (``"post /api/v1/webhooks/"``): its codes, and
+    real answers of them as examples (an operation's own refusals show only their own)."""
+    when, codes = ERRORS[status]
+    own = OWN_ERRORS.get(operation, {})
+    body: dict[str, Any] = {"schema": {"$ref": "#/components/schemas/Error"}}
+    if status in own:
+        when, codes = own[status]
+        shown = examples.errors_of(status, method, only=OWN_ERRORS)
+    else:
+        shown = examples.errors_of(status, method, besides=OWN_ERRORS)
+    if shown:
+        body["examples"] = shown
+    return {"description": f"{when}: {codes}.", "content": {"application/json": body}}
+
+
+# A request line over gunicorn's limit (limit_request_line, 4094 bytes) never reaches Django:
+# gunicorn answers 414 in plain text. Said once for every operation.
+URI_TOO_LONG = {
+    "description": "The request line is too long (over 4094 bytes), said by the web server."
+}
+
+
+def statuses_of(path: str, method: str, operation: dict[str, Any]) -> list[str]:
+    """The 4xx answers an operation can give."""
+    found = ["400", "429"]  # every endpoint reads its query; every request is throttled
+    own = OWN_ERRORS.get(f"{method} {path}")
+    if own is not None:
+        return sorted({*found, *own, *(["404"] if "{" in path else [])})
+    if method in WRITES or path.startswith(("/api/v1/events", "/api/v1/games/{", "/api/v1/m")):
+        found += ["401", "403"]
+    if "{" in path:
+        found.append("404")
+    if method in WRITES:
+        found += ["401", "403", "409", "422"]
+    if path.endswith(("/pot/", "/analysis/")):
+        found.append("422")  # pot.none, analysis.unavailable: the game has none
+    return sorted(set(found))
+
+
+def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: the Error component, the enums, every 4xx, and the
+    recorded examples."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["Error"] = ERROR
+    result["components"].setdefault("examples", {}).update(examples.components())
+    # Named by ENUM_NAME_OVERRIDES where a field uses them; listed even where none does.
+    schemas.setdefault("GameKind", {"type": "string", "enum": registry.kinds()})
+    schemas.setdefault("MatchFormat", {"type": "string", "enum": registry.formats()})
+    schemas.setdefault("EventType", {"type": "string", "enum": sorted(EVENT_TYPES)})
+    _seat_needs_player_or_name(schemas)
+    _closed_bodies(schemas)
+    for path, methods in result.get("paths", {}).items():
+        for method, operation in methods.items():
+            responses = operation.setdefault("responses", {})
+            for status in statuses_of(path, method, operation):
+                responses.setdefault(status, error_response(status, method, f"{method} {path}"))
+            _one_rendering(path, responses)
+            _recorded_examples(f"{method} {path}", operation)
+            responses.setdefault("414", URI_TOO_LONG)
+            if method == "get" and not path.startswith(NEEDS_LOGIN):
+                _readable_without_login(operation)
+    return result
+
+
+RENDERINGS = {"csv": "text/csv", "html": "text/html", "pdf": "application/pdf"}
+
+
+def _one_rendering(path: str, responses: dict[str, Any]) -> None:
+    """A printed document's path answers the one format its name ends with (one view serves
+    ``score-sheet.csv``, ``.html`` and ``.pdf``, so its 200 first lists all three)."""
+    media = RENDERINGS.get(path.rsplit(".", 1)[-1]) if "." in path.rsplit("/", 1)[-1] else None
+    content = responses.get("200", {}).get("content", {})
+    if media in content:
+        responses["200"]["content"] = {media: content[media]}
+
+
+def _recorded_examples(where: str, operation: dict[str, Any]) -> None:
+    """The request bodies and answers recorded at this operation (games/api/schema/examples.py)."""
+    bodies = [(None, operation.get("requestBody", {}))]
+    bodies += list(operation.get("responses", {}).items())
+    for status, body in bodies:
+        media = body.get("content", {}).get("application/json")
+        shown = examples.at(where, status)
+        if media is not None and shown:
+            media.setdefault("examples", {}).update(shown)
+
+
+def _seat_needs_player_or_name(schemas: dict[str, Any]) -> None:
+    """A seat names a player by id, member number or name (games/api/request_bodies.py SeatSpec)."""
+    seat = schemas.get("SeatSpecRequest")
+    if seat is not None:
+        seat["anyOf"] = [
+            {"required": ["player"], "properties": {"player": {"type": "integer"}}},
+            {"required": ["name"], "properties": {"name": {"type": "string", "minLength": 1}}},
+            {
+                "required": ["member_number"],
+                "properties": {"member_number": {"type": "string", "minLength": 1}},
+            },
+        ]
+
+
+# The request bodies that take their own fields only (games.api.request_bodies.Closed).
+CLOSED = (
+    "SeatSpec",
+    "GameCreate",
+    "EventCreate",
+    "MatchCreate",
+    "KeeperAdd",
+    "PlayerCreate",
+    "PlayerMerge",
+    "TournamentCreate",
+    "EntryCreate",
+    "RoundCreate",
+    "KeeperAssign",
+)
+
+
+def _closed_bodies(schemas: dict[str, Any]) -> None:
+    for name in CLOSED:
+        body = schemas.get(f"{name}Request")
+        if body is not None:
+            body["additionalProperties"] = False
+
+
+def filter_parameters(filterset_class: Any) -> list[OpenApiParameter]:
+    """The query parameters of a FilterSet, typed, with their choices as enums."""
+    parameters = []
+    for name, declared in filterset_class.base_filters.items():
+        choices = declared.extra.get("choices")
+        if callable(choices):
+            choices = choices()
+        schema = dict(FILTER_TYPES.get(type(declared).__name__, {"type": "string"}))
+        if schema["type"] == "string":
+            schema["minLength"] = 1  # an empty value is refused (query.bad_value)
+        if choices:
+            schema["enum"] = [value for value, _label in choices]
+        for bound, key in (("minimum", "min_value"), ("maximum", "max_value")):
+            if key in declared.extra:
+                schema[bound] = declared.extra[key]
+        description = str(declared.extra.get("help_text", ""))
+        parameters.append(OpenApiParameter(name, schema, description=description))
+    return parameters
+
+
+FILTER_TYPES: dict[str, dict[str, Any]] = {
+    "IntegerFilter": {"type": "integer"},
+    "UUIDFilter": {"type": "string", "format": "uuid"},
+    "DateFilter": {"type": "string", "format": "date"},
+}

@@ -1,0 +1,435 @@
+"""REST API of games and matches (API.md). Views parse, call a service, and shape the answer."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any, NoReturn
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, status
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.renderers import BrowsableAPIRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api import request_bodies as bodies
+from games.api.answer_cache import cached
+from games.api.http.conditional import conditional, etag_of
+from games.api.http.pagination import CheckedCursorPagination
+from games.api.http.query import QueryChecked, bad_value, filter_values, filtered
+from games.api.schema import answers
+from games.api.schema.openapi import filter_parameters
+from games.play import analysis, pot, services
+from games.play.permissions import is_recorder
+from games.play.representation import event_json, game_json, game_status, match_json
+from games.store import folding, journal
+from games.store.models import Match, Stream
+from scoring import selectors
+from scoring.filters import GameFilter, MatchFilter
+from scoring.history import match_list, timeline
+from scoring.models import GameSummary, MatchStanding
+
+AT_VERSION = OpenApiParameter(
+    "at_version", {"type": "integer", "minimum": 1}, description="State as of version N."
+)
+CURSOR = OpenApiParameter(
+    "cursor",
+    {"type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9+/]+={0,2}$"},
+    description="From a page's next/previous, as given.",
+)
+LIMIT = OpenApiParameter(
+    "limit", {"type": "integer", "minimum": 1, "maximum": 200}, description="The page size."
+)
+EVENTS_LIMIT = OpenApiParameter(
+    "limit", {"type": "integer", "minimum": 1, "maximum": 1000}, description="The page size."
+)
+
+
+class VersionCursor(CheckedCursorPagination):
+    ordering = "version"
+    page_size = 100
+    page_size_query_param = "limit"
+    max_page_size = 1000
+
+
+class NewestCursor(CheckedCursorPagination):
+    ordering = "-updated_at"
+    page_size = 50
+    page_size_query_param = "limit"
+    max_page_size = 200
+
+
+# What every paginated list takes besides its filters.
+PAGE_PARAMS = ("cursor", "limit")
+
+
+class ReadFinishedOrAuthenticated(permissions.BasePermission):
+    """Anyone may read a finished public game or match; one in progress (or private) is read by
+    its recorders, its seated players and the directors (``selectors.stream_readable``): 401
+    without a login, 403 with one. A write needs a login; the services decide the rest."""
+
+    message = (
+        "This game or match is in progress or private: only its recorders, its seated players "
+        "and the directors may read it."
+    )
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return True
+
+    def has_object_permission(self, request: Request, view: Any, obj: Stream) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return selectors.stream_readable(request.user, obj)
+        return bool(request.user and request.user.is_authenticated)
+
+
+class RecordersReadKeepers(permissions.BasePermission):
+    """A stream's keepers are read by its recorders and the directors (``is_recorder``): 401
+    without a login, 403 for anyone else, as a hidden game answers. Who may change them is the
+    services' check (``permission.not_the_creator``)."""
+
+    message = "Only this game's or match's recorders and the directors may see its keepers."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return bool(request.user and request.user.is_authenticated)
+
+    def has_object_permission(self, request: Request, view: Any, obj: Stream) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return is_recorder(request.user, obj.pk)
+        return True
+
+
+class StreamView(APIView):
+    permission_classes = [ReadFinishedOrAuthenticated]
+    category = Stream.Category.GAME
+
+    def get_stream(self, pk: uuid.UUID) -> Stream:
+        stream = get_object_or_404(Stream, pk=pk, category=self.category)
+        self.check_object_permissions(self.request, stream)
+        return stream
+
+    def permission_denied(
+        self, request: Request, message: Any = None, code: Any = None
+    ) -> NoReturn:
+        if not request.successful_authenticator and not request.user.is_authenticated:
+            raise NotAuthenticated("Log in or send a token to see a game still in progress.")
+        super().permission_denied(request, message, code)
+
+
+def _at_version(request: Request, stream: Stream) -> int | None:
+    raw = request.query_params.get("at_version")
+    if raw is None:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= stream.version:
+        raise bad_value("at_version", f"give a version from 1 to {stream.version}.")
+    return int(raw)
+
+
+_MOVE_FIELDS = frozenset(bodies.EventCreate().fields)
+_TYPE = re.compile(bodies.EVENT_TYPE)
+
+
+def _plain_move(body: Any) -> dict[str, Any] | None:
+    """A move's body as EventCreate validates it, for the plain body a table sends, without the
+    serializer's cost (a tenth of a move's CPU); None for anything else, which the serializer
+    then accepts or refuses with its field errors. The service checks the data's fields."""
+    if type(body) is not dict or not body.keys() <= _MOVE_FIELDS:
+        return None
+    event_id, kind = body.get("id"), body.get("type")
+    data, meta = body.get("data", {}), body.get("meta", {})
+    version = body.get("expected_version")
+    if type(event_id) is not str or type(kind) is not str:
+        return None
+    if len(kind) > 60 or not _TYPE.fullmatch(kind):  # fullmatch: "$" would let a "\n" end it
+        return None
+    if type(data) is not dict or type(meta) is not dict:
+        return None
+    if version is not None and (type(version) is not int or version < 0):
+        return None
+    try:
+        parsed = uuid.UUID(event_id)
+    except ValueError:
+        return None
+    return {"id": parsed, "type": kind, "data": data, "expected_version": version, "meta": meta}
+
+
+def _client_meta(request: Request, meta: dict[str, Any]) -> dict[str, Any]:
+    device = request.headers.get("X-Device")
+    return {**meta, "device": device} if device else meta
+
+
+def _game_answer(stream: Stream, folded: folding.Folded) -> dict[str, Any]:
+    return game_json(folded, stream_id=stream.pk, status=game_status(stream, folded))
+
+
+def _record(request: Request, pk: uuid.UUID, category: str) -> services.Recorded:
+    values = _plain_move(request.data)
+    if values is None:
+        body = bodies.EventCreate(data=request.data)
+        body.is_valid(raise_exception=True)
+        values = body.validated_data
+    return services.event_record(
+        category=category,
+        stream_id=pk,
+        event_id=values["id"],
+        type=values["type"],
+        data=values["data"],
+        expected_version=values.get("expected_version"),
+        meta=_client_meta(request, values["meta"]),
+        user=request.user,
+    )
+
+
+class GameList(QueryChecked, StreamView):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    query_names = PAGE_PARAMS
+    filterset_class = GameFilter
+
+    @extend_schema(request=bodies.GameCreate, responses={201: answers.GameAnswer})
+    def post(self, request: Request) -> Response:
+        """Create a game; the server records its first event, ``game.started``."""
+        body = bodies.GameCreate(data=request.data)
+        body.is_valid(raise_exception=True)
+        values = body.validated_data
+        game = services.game_start(
+            kind=values["kind"],
+            seats=values.get("seats"),
+            ruleset=values["ruleset"],
+            setup=values["setup"],
+            match_id=values.get("match"),
+            user=request.user,
+        )
+        stream = Stream.objects.get(pk=game.pk)
+        return Response(_game_answer(stream, folding.load(stream)), status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="v1_games_list",
+        parameters=[*filter_parameters(GameFilter), CURSOR, LIMIT],
+        responses={200: answers.GamePage},
+    )
+    def get(self, request: Request) -> Response:
+        """Finished public games and those you record in, newest first."""
+        rows = filtered(GameFilter, request, selectors.game_rows(request.user))
+        paginator = NewestCursor()
+        page = paginator.paginate_queryset(rows, request, view=self) or []
+        return paginator.get_paginated_response([_summary_json(row) for row in page])
+
+
+def _summary_json(row: GameSummary) -> dict[str, Any]:
+    return {
+        "id": str(row.game_id),
+        "kind": row.kind,
+        "status": row.status,
+        "version": row.version,
+        "match": None if row.match_id is None else str(row.match_id),
+        "number": row.number,
+        "scores": row.scores,
+        "rating": row.rating,
+        "updated_at": row.updated_at,
+    }
+
+
+def stream_etag(stream: Stream, *more: Any) -> str:
+    """The tag of an answer that changes only with the stream (its status comes with events)."""
+    return etag_of(stream.category, stream.pk, stream.version, str(stream.status), *more)
+
+
+class GameDetail(QueryChecked, StreamView):
+    query_names = ("at_version",)
+
+    @extend_schema(parameters=[AT_VERSION], responses={200: answers.GameAnswer})
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        """The game's current state, or its state as of ``at_version``."""
+        stream = self.get_stream(pk)
+        at = _at_version(request, stream)
+        return conditional(
+            request,
+            stream_etag(stream, at),
+            lambda: Response(_game_answer(stream, folding.load(stream, at))),
+        )
+
+
+class GameEvents(QueryChecked, StreamView):
+    query_names = PAGE_PARAMS
+
+    @extend_schema(parameters=[CURSOR, EVENTS_LIMIT], responses={200: answers.EventPage})
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        """The stream in version order."""
+        stream = self.get_stream(pk)
+        etag = stream_etag(stream, "events", request.query_params.urlencode())
+        return conditional(request, etag, lambda: self.page(request, stream))
+
+    def page(self, request: Request, stream: Stream) -> Response:
+        paginator = VersionCursor()
+        page = paginator.paginate_queryset(journal.events_of(stream.pk), request, view=self) or []
+        return paginator.get_paginated_response([event_json(journal.read(row)) for row in page])
+
+    @extend_schema(
+        request=bodies.EventCreate,
+        responses={201: answers.RecordedAnswer, 200: answers.RecordedAnswer},
+    )
+    def post(self, request: Request, pk: uuid.UUID) -> Response:
+        """Record what happened at the table (idempotent by the client's event id)."""
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("Log in or send a token to record events.")
+        recorded = _record(request, pk, self.category)
+        # The key as plain text: a TextChoices key would send the renderer to DRF's encoder.
+        key = str(self.category)
+        return Response(
+            {"event": event_json(recorded.event), key: self.stream_json(pk, recorded)},
+            status=status.HTTP_201_CREATED if recorded.created else status.HTTP_200_OK,
+        )
+
+    def stream_json(self, pk: uuid.UUID, recorded: services.Recorded) -> dict[str, Any]:
+        return game_json(recorded.folded, stream_id=pk, status=recorded.status)
+
+
+class GameAnalysis(QueryChecked, StreamView):
+    @extend_schema(responses={200: answers.AnalysisAnswer})
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        """Best total reachable from here, a line reaching it, and the best from the start."""
+        stream = self.get_stream(pk)
+        return Response(analysis.analyse(stream))
+
+
+class GamePot(QueryChecked, StreamView):
+    @extend_schema(responses={200: answers.PotLedger})
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        """The pot's balance, each seat's net, and every chip movement with its event."""
+        stream = self.get_stream(pk)
+        return Response(pot.ledger(stream))
+
+
+class StreamKeepers(QueryChecked, StreamView):
+    """The score-keepers of a game (or, below, of a match)."""
+
+    permission_classes = [RecordersReadKeepers]
+
+    @extend_schema(responses={200: bodies.Keepers})
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        """Who records here besides the directors: the creator and the keepers."""
+        stream = self.get_stream(pk)
+        return Response(services.recorders(stream_id=stream.pk))
+
+    @extend_schema(request=bodies.KeeperAdd, responses={200: bodies.Keepers})
+    def post(self, request: Request, pk: uuid.UUID) -> Response:
+        """Name a score-keeper (the creator or a director only); he may then record here."""
+        stream = self.get_stream(pk)
+        body = bodies.KeeperAdd(data=request.data)
+        body.is_valid(raise_exception=True)
+        answer = services.keepers_change(
+            stream_id=stream.pk, add=[body.validated_data["user"]], user=request.user
+        )
+        return Response(answer)
+
+
+class StreamKeeper(QueryChecked, StreamView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: bodies.Keepers})
+    def delete(self, request: Request, pk: uuid.UUID, username: str) -> Response:
+        """Drop a score-keeper (the creator or a director only)."""
+        stream = self.get_stream(pk)
+        answer = services.keepers_change(stream_id=stream.pk, remove=[username], user=request.user)
+        return Response(answer)
+
+
+class MatchKeepers(StreamKeepers):
+    category = Stream.Category.MATCH
+
+
+class MatchKeeper(StreamKeeper):
+    category = Stream.Category.MATCH
+
+
+class MatchList(QueryChecked, StreamView):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    renderer_classes = [timeline.JsonTextRenderer, BrowsableAPIRenderer]
+    category = Stream.Category.MATCH
+    query_names = PAGE_PARAMS
+    filterset_class = MatchFilter
+
+    @extend_schema(request=bodies.MatchCreate, responses={201: answers.MatchAnswer})
+    def post(self, request: Request) -> Response:
+        """Create a match; ``entry`` is ``live`` (games recorded move by move) or ``sheet``."""
+        body = bodies.MatchCreate(data=request.data)
+        body.is_valid(raise_exception=True)
+        values = body.validated_data
+        match = services.match_start(
+            format=values["format"],
+            players=values["players"],
+            teams=values["teams"],
+            ruleset=values["ruleset"],
+            entry=values["entry"],
+            user=request.user,
+        )
+        return Response(_match_answer(match.stream), status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="v1_matches_list",
+        parameters=[*filter_parameters(MatchFilter), CURSOR, LIMIT],
+        responses={200: answers.MatchPage},
+    )
+    def get(self, request: Request) -> Response:
+        """Finished public matches and those you record in, newest first."""
+        paginator = NewestCursor()
+        # The page's keys (each row's id, version and time), then its body as kept for them
+        # (games.api.answer_cache) or its rows by a prepared statement, their JSON passed through.
+        # The keys by one prepared statement, the filters' values read by the FilterSet (built
+        # only when a filter is given: the list as most read has none).
+        given = any(name in request.query_params for name in MatchFilter.base_filters)
+        values = filter_values(MatchFilter, request, MatchStanding) if given else {}
+        keyed: Any = match_list.VisibleStandings(request.user, filters=values)
+        keys = paginator.paginate_queryset(keyed, request, view=self) or []
+        links = (paginator.get_next_link(), paginator.get_previous_link())
+        return cached(request, (keys, links), lambda: _standings_page(paginator, keys))
+
+
+def _standings_page(paginator: NewestCursor, keys: list[dict[str, Any]]) -> tuple[Response, bool]:
+    """The page of ``keys``, and whether it may be kept under them (not if a row is newer)."""
+    rows, current = match_list.rows_of(keys)
+    return paginator.get_paginated_response([_standing_json(row) for row in rows]), current
+
+
+def _standing_json(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": str(row["match_id"]),
+        "format": row["format"],
+        "status": row["status"],
+        "standing": row["standing"],
+        "winner": row["winner"],
+        "rating": row["rating"],
+        "warnings": row["warnings"],
+        "updated_at": row["updated_at"],
+    }
+
+
+def _match_answer(stream: Stream, folded: folding.Folded | None = None) -> dict[str, Any]:
+    match = Match.objects.select_related("stream").get(pk=stream.pk)
+    folded = folded or folding.load(stream)
+    return match_json(match, folded, folding.settlement(stream.pk, folded))
+
+
+class MatchDetail(QueryChecked, StreamView):
+    category = Stream.Category.MATCH
+    query_names = ("at_version",)
+
+    @extend_schema(parameters=[AT_VERSION], responses={200: answers.MatchAnswer})
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        """The match: its games, standing, winner and settlement (as of ``at_version``)."""
+        stream = self.get_stream(pk)
+        at = _at_version(request, stream)
+        return conditional(
+            request,
+            stream_etag(stream, at),
+            lambda: Response(_match_answer(stream, folding.load(stream, at))),
+        )
+
+
+class MatchEvents(GameEvents):
+    category = Stream.Category.MATCH
+
+    def stream_json(self, pk: uuid.UUID, recorded: services.Recorded) -> dict[str, Any]:
+        return _match_answer(Stream.objects.get(pk=pk), recorded.folded)

@@ -1,0 +1,142 @@
+"""The API's routes under /api/v1/ (docs/API.md): recording, reading, documents, webhooks.
+
+The recording routes come first: they take most requests, and URLs are tried in order.
+"""
+
+from django.urls import path
+
+from games.api import reads, reports, streams, tournaments, webhooks
+
+urlpatterns = [
+    path("games/", streams.GameList.as_view(), name="game-list"),
+    path("games/<uuid:pk>/", streams.GameDetail.as_view(), name="game-detail"),
+    path("games/<uuid:pk>/events/", streams.GameEvents.as_view(), name="game-events"),
+    path("games/<uuid:pk>/analysis/", streams.GameAnalysis.as_view(), name="game-analysis"),
+    path("games/<uuid:pk>/pot/", streams.GamePot.as_view(), name="game-pot"),
+    path("games/<uuid:pk>/keepers/", streams.StreamKeepers.as_view(), name="game-keepers"),
+    path(
+        "games/<uuid:pk>/keepers/<str:username>/",
+        streams.StreamKeeper.as_view(),
+        name="game-keeper",
+    ),
+    path("matches/", streams.MatchList.as_view(), name="match-list"),
+    path("matches/<uuid:pk>/keepers/", streams.MatchKeepers.as_view(), name="match-keepers"),
+    path(
+        "matches/<uuid:pk>/keepers/<str:username>/",
+        streams.MatchKeeper.as_view(),
+        name="match-keeper",
+    ),
+    path("matches/<uuid:pk>/", streams.MatchDetail.as_view(), name="match-detail"),
+    path("matches/<uuid:pk>/events/", streams.MatchEvents.as_view(), name="match-events"),
+    path("players/", tournaments.PlayerList.as_view(), name="player-list"),
+    path("players/<int:pk>/", tournaments.PlayerDetail.as_view(), name="player-detail"),
+    path("players/<int:pk>/merge/", tournaments.PlayerMerge.as_view(), name="player-merge"),
+    path("tournaments/", tournaments.TournamentList.as_view(), name="tournament-list"),
+    path(
+        "tournaments/<uuid:pk>/",
+        tournaments.TournamentDetail.as_view(),
+        name="tournament-detail",
+    ),
+    path(
+        "tournaments/<uuid:pk>/entries/",
+        tournaments.TournamentEntries.as_view(),
+        name="tournament-entries",
+    ),
+    path(
+        "tournaments/<uuid:pk>/rounds/",
+        tournaments.TournamentRounds.as_view(),
+        name="tournament-rounds",
+    ),
+    path(
+        "tournaments/<uuid:pk>/rounds/<int:number>/",
+        tournaments.TournamentRound.as_view(),
+        name="tournament-round",
+    ),
+    path(
+        "tournaments/<uuid:pk>/keepers/",
+        tournaments.TournamentKeepers.as_view(),
+        name="tournament-keepers",
+    ),
+    path(
+        "tournaments/<uuid:pk>/standings/",
+        tournaments.TournamentStandings.as_view(),
+        name="tournament-standings",
+    ),
+    path(
+        "tournaments/<uuid:pk>/settlement/",
+        tournaments.TournamentSettlement.as_view(),
+        name="tournament-settlement",
+    ),
+    path(
+        "tournaments/<uuid:pk>/events/",
+        tournaments.TournamentEvents.as_view(),
+        name="tournament-events",
+    ),
+    # The read side: the feed, histories, exports, statistics.
+    path("events/", reads.EventFeed.as_view(), name="event-feed"),
+    path("events.ndjson", reads.EventFeedNdjson.as_view(), name="event-feed-ndjson"),
+    path("players/<int:pk>/history/", reads.PlayerHistory.as_view(), name="player-history"),
+    path("matches/<uuid:pk>/history/", reads.MatchHistory.as_view(), name="match-history"),
+    path(
+        "matches/<uuid:pk>/events.ndjson",
+        reads.MatchEventsNdjson.as_view(),
+        name="match-events-ndjson",
+    ),
+    path(
+        "tournaments/<uuid:pk>/events.ndjson",
+        reads.TournamentEventsNdjson.as_view(),
+        name="tournament-events-ndjson",
+    ),
+    path("matches/history.csv", reads.MatchHistoryCsv.as_view(), name="match-history-csv"),
+    path("players/<int:pk>/plays.json", reads.PlayerPlays.as_view(), name="player-plays"),
+    path("players/<int:pk>/stats/", reads.PlayerStats.as_view(), name="player-stats"),
+    # Printed documents (scoring/documents/reports.py): stored renderings, 202 while one renders.
+    *[
+        path(
+            f"matches/<uuid:pk>/score-sheet.{fmt}",
+            reports.MatchScoreSheet.as_view(),
+            {"rendering": fmt},
+            name=f"match-score-sheet-{fmt}",
+        )
+        for fmt in ("csv", "html", "pdf")
+    ],
+    *[
+        route
+        for fmt in ("html", "pdf")
+        for route in (
+            path(
+                f"tournaments/<uuid:pk>/rounds/<int:number>/cards.{fmt}",
+                reports.RoundCards.as_view(),
+                {"rendering": fmt},
+                name=f"tournament-cards-{fmt}",
+            ),
+            path(
+                f"tournaments/<uuid:pk>/standings.{fmt}",
+                reports.Standings.as_view(),
+                {"rendering": fmt},
+                name=f"tournament-standings-{fmt}",
+            ),
+            path(
+                f"tournaments/<uuid:pk>/players/<int:player>/slip.{fmt}",
+                reports.PlayerSlip.as_view(),
+                {"rendering": fmt},
+                name=f"tournament-slip-{fmt}",
+            ),
+            path(
+                f"reports/nightly/<str:day>.{fmt}",
+                reports.NightlyFile.as_view(),
+                {"rendering": fmt},
+                name=f"nightly-report-{fmt}",
+            ),
+        )
+    ],
+    path("reports/nightly/", reports.NightlyList.as_view(), name="nightly-reports"),
+    # Webhooks (directors).
+    path("webhooks/", webhooks.WebhookList.as_view(), name="webhook-list"),
+    path("webhooks/<str:pk>/", webhooks.WebhookDetail.as_view(), name="webhook-detail"),
+    path(
+        "webhooks/<str:pk>/deliveries/",
+        webhooks.WebhookDeliveries.as_view(),
+        name="webhook-deliveries",
+    ),
+]

@@ -1,0 +1,184 @@
+"""The room's scoreboard: its change tag in one query, and its figures when the tag has moved.
+
+A screen polls the board every second with the tag it has (``If-None-Match``). The tag is made of
+the versions of the tournament's stream and of every stream of its current round (the matches and
+their games): any recorded event raises one of them, so their sum moves on every change, and the
+answer is 304 without folding anything. Only when something changed is the tournament folded and
+the board drawn again, from the read models (MatchStanding, GameSummary) and the tournament API's
+builders.
+
+The tag's figures are kept in Django's cache (Redis where it is configured) for TAG_TTL_S, so 100
+screens of one room ask PostgreSQL a few times a second in all instead of 100 times: a poll that
+finds the figures cached touches no database. A move shows on the screens at worst one poll
+interval (1 s) plus TAG_TTL_S plus one render later, within the 2 s asked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import uuid
+from typing import Any
+
+from django.core.cache import cache
+from django.db import connection
+from redis import RedisError
+
+from games.api.tournaments import round_json, standings_json, tournament_json
+from games.pages import sheet_presenting
+from games.store import folding
+from games.store.models import Game, Match, Stream, Tournament
+from scoring import selectors
+from scoring.models import GameSummary, MatchStanding
+
+SHOWN_STANDINGS = 12
+TAG_TTL_S = 0.5
+TAG_KEEP_S = 5
+
+
+def _tag_sql() -> str:
+    """The tag's query: the tournament's row, and two sums over its current round's streams."""
+    stream, match, game = (m._meta.db_table for m in (Stream, Match, Game))
+    tournament = Tournament._meta.db_table
+    round_of = "m.tournament_id = t.stream_id AND m.round_number = t.current_round"
+    return (
+        f"SELECT ts.version, t.current_round, t.published,"
+        f" (SELECT COALESCE(SUM(s.version), 0) FROM {match} m"
+        f"  JOIN {stream} s ON s.id = m.stream_id WHERE {round_of}),"
+        f" (SELECT COALESCE(SUM(s.version), 0) FROM {match} m"
+        f"  JOIN {game} g ON g.match_id = m.stream_id"
+        f"  JOIN {stream} s ON s.id = g.stream_id WHERE {round_of})"
+        f" FROM {tournament} t JOIN {stream} ts ON ts.id = t.stream_id WHERE t.stream_id = %s"
+    )
+
+
+TAG_SQL = _tag_sql()
+
+
+def change_tag(pk: uuid.UUID, user: Any) -> str | None:
+    """The board's ETag, or None when there is no such tournament for ``user``: one he may not
+    read is not there, as in the API (``selectors.tournament_hidden``; no query for a published
+    one)."""
+    found = _tag_figures(pk)
+    if found is None:
+        return None
+    version, current, published, matches, games = found
+    if selectors.tournament_hidden(user, pk, published):
+        return None
+    return f'W/"board-{version}-{current}-{matches}-{games}-{int(published)}"'
+
+
+def _tag_figures(pk: uuid.UUID) -> tuple[Any, ...] | None:
+    """The tag's figures, from the cache while they are younger than TAG_TTL_S."""
+    key = f"board-tag:{pk}"
+    try:
+        cached = cache.get(key)
+    except RedisError:
+        cached = None  # a cache that cannot answer only costs the query
+    # Kept with the time they were read: Django's Redis cache expires keys in whole seconds only.
+    if cached is not None and time.time() - cached[0] < TAG_TTL_S:
+        return tuple(cached[1]) if cached[1] else None
+    found = _tag_query(pk)
+    with contextlib.suppress(RedisError):
+        # An unknown tournament is kept too (as []), so probing ids costs no query either.
+        cache.set(key, (time.time(), list(found) if found else []), TAG_KEEP_S)
+    return found
+
+
+def _tag_query(pk: uuid.UUID) -> tuple[Any, ...] | None:
+    """One query, written out once: the ORM's compiling of two correlated subqueries cost more
+    than the query itself."""
+    with connection.cursor() as cursor:
+        cursor.execute(TAG_SQL, [Stream._meta.pk.get_db_prep_value(pk, connection)])
+        found = cursor.fetchone()
+    return None if found is None else tuple(found)
+
+
+def board(pk: uuid.UUID) -> dict[str, Any]:
+    """The whole room's board: every table of the current round, and the standings."""
+    tournament = Tournament.objects.select_related("stream").get(pk=pk)
+    folded = folding.load(tournament.stream)
+    shown = tournament_json(folded, pk)
+    state = folded.state
+    played = round_json(state, shown["round"]) if shown["round"] else None
+    standings = standings_json(state, len(state.rounds))
+    return {
+        "tournament": {**shown, "format_label": sheet_presenting.label(shown["format"])},
+        "round": _round(played) if played else None,
+        "standings": [
+            {**row, "points": sheet_presenting.figure(row["points"])}
+            for row in standings["rows"][:SHOWN_STANDINGS]
+        ],
+    }
+
+
+def table_board(pk: uuid.UUID, number: int) -> dict[str, Any] | None:
+    """One table of the current round, with its games and the game being played."""
+    room = board(pk)
+    tables = room["round"]["tables"] if room["round"] else []
+    table = next((t for t in tables if t["table"] == number), None)
+    if table is None:
+        return None
+    return {**room, "table": table, "games": _games(table)}
+
+
+def _round(played: dict[str, Any]) -> dict[str, Any]:
+    """The round's tables, each with its match's live totals and the game in play."""
+    matches = [t["match"] for t in played["tables"] if t["match"]]
+    standing = {str(s.match_id): s for s in MatchStanding.objects.filter(match_id__in=matches)}
+    playing = _games_in_play(matches)
+    missing = set(played["missing"])
+    tables = []
+    for table in played["tables"]:
+        row = standing.get(table["match"] or "")
+        totals = {s["seat"]: s.get("total") for s in row.standing} if row else {}
+        game = playing.get(table["match"] or "")
+        tables.append(
+            {
+                **table,
+                "playing": table["table"] in missing,
+                "games_played": len(row.games) if row else 0,
+                "seats": [_seat(seat, totals, game) for seat in table["seats"]],
+                "game": game,
+                "standing_row": row,
+            }
+        )
+    return {**played, "tables": tables}
+
+
+def _seat(seat: dict[str, Any], totals: dict[int, Any], game: dict[str, Any] | None) -> Any:
+    live = game["scores"].get(seat["seat"]) if game else None
+    on_turn = game is not None and game["turn"] == seat["seat"]
+    return {**seat, "total": totals.get(seat["seat"], 0), "live": live, "on_turn": on_turn}
+
+
+def _games_in_play(matches: list[str]) -> dict[str, dict[str, Any]]:
+    """Per match, its latest game still in progress: number, kind, turn, per-seat totals."""
+    found: dict[str, dict[str, Any]] = {}
+    rows = GameSummary.objects.filter(match_id__in=matches, status=Stream.Status.IN_PROGRESS)
+    for summary in rows.order_by("number"):
+        found[str(summary.match_id)] = {
+            "id": summary.game_id,
+            "number": summary.number,
+            "kind": sheet_presenting.label(summary.kind),
+            "turn": summary.turn,
+            "scores": {s["seat"]: s.get("total") for s in summary.scores or []},
+        }
+    return found
+
+
+def _games(table: dict[str, Any]) -> list[dict[str, Any]]:
+    """The table's games as the sheet writes them: score - cumulative per seat."""
+    row = table["standing_row"]
+    if row is None:
+        return []
+    return [
+        {
+            "number": game["number"],
+            "cells": [
+                {"score": s, "cumulative": c}
+                for s, c in zip(game["scores"], game["cumulative"], strict=True)
+            ],
+        }
+        for game in row.games
+    ]

@@ -1,0 +1,293 @@
+"""What a game page shows, read off the game's JSON (games.play.representation.game_json).
+
+The page renders the same folded state the API answers with; this module only arranges it for
+the templates (the board as rows of circles, the dice to enter, the throws itemised, a sentence
+saying whose turn it is). No rule is decided here: what may be recorded next comes from the
+game's ``expected`` and ``legal_events``, and the service judges every move.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from games.pages.tables import card_table, dice_table, scarnie_table
+from scoring.documents import labels
+
+COLOUR_NAMES = {"B": "black", "R": "red", "Y": "yellow", "G": "green"}
+CORNERS = frozenset({1, 4, 13, 16})
+
+# Events with no data that a button records as they are, labelled as the table says them.
+PLAIN_ACTIONS = {
+    "shooter.stood": "Stand",
+    "double_down.called": "Double down",
+    "game.scarney_called": "Scarney!",
+    "round.anted": "Ante the round",
+    "session.ended": "End the session",
+    "hand.ended": "End the hand",
+}
+
+# The board's tap mode, from the first of these the game expects next.
+BOARD_MODES = (
+    ("board.laid_out", "layout"),
+    ("pawn.placed", "place"),
+    ("pawn.taken_off", "takeoff"),
+    ("pawn.jumped", "jump"),
+    ("pawns.removed", "remove"),
+)
+BOARD_HINTS = {
+    "layout": "Tap a pawn in the tray, then the circle it stands on; lay out all 16.",
+    "place": "Tap a pawn in the tray, then an empty circle.",
+    "takeoff": "Tap the low pawn (1 or 2 spots) to take off.",
+    "jump": "Tap the pawn that jumps, then the circle it lands on.",
+    "remove": "Select one to three pawns of one colour in a line, then Remove.",
+}
+WHAT_NEXT = {
+    "board.laid_out": "lay out the board",
+    "deal.faced_up": "face up the deal",
+    "colours.chosen": "choose two colours",
+    "pawn.placed": "place a pawn",
+    "pawn.taken_off": "take off a low pawn",
+    "pawn.jumped": "jump",
+    "pawns.removed": "remove pawns",
+    "dice.thrown": "throw",
+    "dice.kept": "keep dice or group them",
+    "dice.grouped": "group the dice",
+    "cards.dealt": "deal",
+    "value.announced": "announce the start value",
+    "cards.discarded": "discard",
+    "dummy.chosen": "choose a dummy",
+    "card.played": "play a card",
+    "trick.won": "record who won the trick",
+    "fool.paid": "pay a card for the Fool",
+}
+# A move waiting to be sent is listed in these words (table.js adds a jump's circles, a throw's
+# faces and the like from the move's data).
+MOVE_WORDS = {
+    **{type: what[0].upper() + what[1:] for type, what in WHAT_NEXT.items()},
+    **PLAIN_ACTIONS,
+    "move.undone": "Undo the last move",
+}
+# Legal events are listed as buttons when there are this few; more are entered on the board.
+LEGAL_LIST_LIMIT = 40
+
+
+def pawn_json(pawn: str | None) -> dict[str, Any] | None:
+    """A pawn as the templates draw it: colour and spots, so colour is never the only cue."""
+    if pawn is None:
+        return None
+    colour = COLOUR_NAMES[pawn[0]]
+    spots = int(pawn[1])
+    return {
+        "name": pawn,
+        "colour": colour,
+        "spots": spots,
+        "dots": range(spots),
+        "label": f"{colour} {spots}-spot",
+    }
+
+
+def page(game: dict[str, Any]) -> dict[str, Any]:
+    """The template context of a game page, from the game's JSON."""
+    names = {seat["seat"]: seat["name"] for seat in game["seats"]}
+    legal = game.get("legal_events")
+    if legal is not None and family(game) == "cards":
+        # Plays, discards and trick winners have their own controls on a card page.
+        legal = [m for m in legal if m["type"] not in card_table.CARD_CONTROLS]
+        legal = [m for m in legal if m["type"] not in PLAIN_ACTIONS]
+    if legal is not None and "dice" in game:
+        # Double Cameroon's groupings are entered by tapping the dice (dice.choosing).
+        legal = [m for m in legal if m["type"] != "dice.grouped"]
+    drawn = board(game) if "board" in game else None
+    stations = scarnie_table.table(game, names) if family(game) == "scarnie" else None
+    return {
+        "game": game,
+        "kind_label": labels.format_name(game["kind"]),
+        "names": names,
+        "family": family(game),
+        "finished": game["status"] != "in_progress",
+        "turn_sentence": turn_sentence(game, names),
+        "scores": scores(game, names),
+        "actions": [
+            {"type": t, "label": PLAIN_ACTIONS[t], "move": move_json(t, {})}
+            for t in game["expected"]
+            if t in PLAIN_ACTIONS
+        ],
+        "legal": legal_list(game, legal, names),
+        "legal_count": None if legal is None else len(legal),
+        "legal_json": json.dumps(legal or []),
+        "board": drawn,
+        # Listed open where the board cannot take the move by taps (choosing colours, say).
+        "legal_open": (drawn is None or drawn["mode"] == "none") and stations is None,
+        "scarnie": stations,
+        "dice": dice_table.dice(game, names) if "dice" in game else None,
+        "cards": card_table.cards(game, names) if family(game) == "cards" else None,
+        "pot": pot(game, names),
+        "move_words": MOVE_WORDS,
+    }
+
+
+def family(game: dict[str, Any]) -> str:
+    if "board" in game:
+        return "board"
+    if "dice" in game:
+        return "dice"
+    if "tricks" in game or "hand_sheet" in game:
+        return "cards"
+    if "stations" in game:
+        return "scarnie"
+    return "other"
+
+
+def move_json(type: str, data: dict[str, Any]) -> str:
+    return json.dumps({"type": type, "data": data})
+
+
+def turn_sentence(game: dict[str, Any], names: dict[int, str]) -> str:
+    """Whose turn it is and what he does next, or how the game ended."""
+    if game["status"] != "in_progress":
+        return ended_sentence(game, names)
+    expected = game["expected"]
+    what = next((WHAT_NEXT[t] for t in expected if t in WHAT_NEXT), None)
+    if what is None:
+        what = " or ".join(PLAIN_ACTIONS.get(t, t).lower() for t in expected) or "wait"
+    if what == "throw" and "dice" in game:
+        count = game["dice"].get("in_cup") or 0
+        what = f"throw {count} {'die' if count == 1 else 'dice'}"
+    who = names.get(game["turn"]) if game["turn"] is not None else None
+    return f"{who} to {what}." if who else f"Next: {what}."
+
+
+def ended_sentence(game: dict[str, Any], names: dict[int, str]) -> str:
+    result = game.get("result")
+    if game["status"] == "abandoned" or result is None:
+        return f"This game is {game['status'].replace('_', ' ')}."
+    winners = " and ".join(names.get(seat, f"seat {seat}") for seat in result["winner"])
+    sentence = "Game over." + (f" Won by {winners}." if winners else " Nobody wins this game.")
+    if result.get("rating"):
+        sentence += f" Rating: {result['rating']}."
+    return sentence
+
+
+def scores(game: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
+    """Each seat's points, its bonuses one by one, and its total."""
+    rows = []
+    for row in game["scores"]:
+        bonuses = [
+            {**bonus, "name": bonus["kind"].replace("_", " "), "pawns": bonus.get("pawns", [])}
+            for bonus in row.get("bonuses", [])
+        ]
+        rows.append({**row, "name": names.get(row["seat"], ""), "bonuses": bonuses})
+    return rows
+
+
+def pot(game: dict[str, Any], names: dict[int, str]) -> dict[str, Any] | None:
+    found = game.get("pot")
+    if not found:
+        return None
+    nets = found.get("nets") or []
+    return {
+        "balance": found.get("balance"),
+        "nets": [{"name": names.get(seat, ""), "net": net} for seat, net in enumerate(nets)],
+    }
+
+
+# --- legal events --------------------------------------------------------------------------------
+
+
+def legal_list(
+    game: dict[str, Any], legal: list[dict[str, Any]] | None, names: dict[int, str]
+) -> list[dict[str, str]]:
+    """The legal events as labelled buttons, when they are few enough to list."""
+    if not legal or len(legal) > LEGAL_LIST_LIMIT:
+        return []
+    return [
+        {"label": move_label(game, m, names), "move": move_json(m["type"], m["data"])}
+        for m in legal
+    ]
+
+
+def move_label(game: dict[str, Any], move: dict[str, Any], names: dict[int, str]) -> str:
+    """A legal event as its button says it, in the words of the game's family."""
+    if family(game) == "cards":
+        return card_table.move_label(game, move, names)
+    if family(game) == "scarnie":
+        return scarnie_table.move_label(move, game)
+    return legal_label(move, game.get("board") or {})
+
+
+def legal_label(move: dict[str, Any], board_now: dict[str, str | None]) -> str:
+    data = move["data"]
+
+    def at(circle: Any) -> str:
+        pawn = board_now.get(f"C{circle}")
+        return f"{pawn} on C{circle}" if pawn else f"C{circle}"
+
+    match move["type"]:
+        case "pawn.jumped":
+            return f"Jump {at(data['from'])} to C{data['to']}"
+        case "pawn.taken_off":
+            return f"Take off {at(data['circle'])}"
+        case "pawns.removed" if "circles" in data:
+            return "Remove " + ", ".join(at(c) for c in data["circles"])
+        case "colours.chosen":
+            return "Choose " + " and ".join(COLOUR_NAMES.get(c, c) for c in data["colours"])
+        case "pawn.placed":
+            return f"Place {data['pawn']} on C{data['circle']}"
+    return str(PLAIN_ACTIONS.get(move["type"], move["type"]))
+
+
+def advice(found: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    """The solver's answer for a person: the best total or the winner, and the line, numbered."""
+    line = [legal_label(move, {}) for move in found.get("line") or []]
+    if "value" in found:
+        summary = f"Best total from here: {found['value']}"
+        if found.get("from_start") is not None:
+            summary += f" (best from the starting position: {found['from_start']})"
+        summary += "."
+    elif found.get("winner") is None:
+        summary = "With best play by both, neither player wins."
+    else:
+        summary = f"With best play by both, {names.get(found['winner'], 'seat')} wins."
+    return {"summary": summary, "line": line}
+
+
+# --- board games ---------------------------------------------------------------------------------
+
+
+def board(game: dict[str, Any]) -> dict[str, Any]:
+    """The 4 x 4 board as rows of circles, the tray of pawns to place, and the tap mode."""
+    cells = game["board"]
+    rows = []
+    for row in range(4):
+        rows.append([circle(n, cells.get(f"C{n}")) for n in range(row * 4 + 1, row * 4 + 5)])
+    mode = next((m for t, m in BOARD_MODES if t in game["expected"]), "none")
+    if game["status"] != "in_progress":
+        mode = "none"
+    return {
+        "rows": rows,
+        "mode": mode,
+        # A tap selects (a pawn to jump, pawns to remove): the circles are toggle buttons.
+        "toggles": mode in ("jump", "remove"),
+        "hint": BOARD_HINTS.get(mode, ""),
+        "tray": [pawn_json(p) for p in tray(game, mode)],
+        "removed": [pawn_json(p) for p in game.get("removed", [])],
+    }
+
+
+def circle(number: int, pawn: str | None) -> dict[str, Any]:
+    drawn = pawn_json(pawn)
+    corner = number in CORNERS
+    label = f"C{number}{' corner' if corner else ''}: {drawn['label'] if drawn else 'empty'}"
+    return {"name": f"C{number}", "number": number, "pawn": drawn, "corner": corner, "label": label}
+
+
+def tray(game: dict[str, Any], mode: str) -> list[str]:
+    """The pawns still to put on the board: all 16 at the layout, else the placer's own."""
+    if mode == "layout":
+        return [colour + str(spots) for colour in "BRYG" for spots in range(1, 5)]
+    if mode == "place":
+        unplaced = game.get("unplaced") or []
+        seat = game.get("to_move", game["turn"])
+        return list(unplaced[seat]) if seat is not None and seat < len(unplaced) else []
+    return []

@@ -1,0 +1,648 @@
+"""Write-side services: start a game or a match, record an event. One transaction each.
+
+The locked path of every append: lock the stream row, check the expected version, fold the
+event onto the snapshot through the pure rule engine, insert it, update the inline projections,
+register side effects in the outbox. The rule engine's refusals pass through unchanged. On
+PostgreSQL a legal move of a game first tries games.store.fast_append, the same steps in one statement.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+
+from games.play import permissions, register
+from games.rules import registry
+from games.rules.base import Move, ReportsToMatch, make_ruleset, ruleset_as_dict, step
+from games.rules.errors import BadSetup, IllegalEvent, RuleError
+from games.rules.events import (
+    GAME_FINISHED,
+    GAME_SCORED,
+    GAME_STARTED,
+    MATCH_RATED,
+    MATCH_SETTLED,
+    MATCH_STARTED,
+    SERVICE_ONLY,
+    UNDO,
+)
+from games.store import event_types as event_types
+from games.store import fast_append, folding, journal, outbox, reactions
+from games.store.canonical import BadValue, canonical
+from games.store.models import Game, GameSeat, Match, MatchSeat, Outbox, Player, Stream
+from games.webhooks import services as webhooks
+
+CLOSE_TASK = "scoring.close_match"  # the Celery task that runs match_close
+RENDER_TASK = (
+    "scoring.render_document"  # renders a printed document (scoring/documents/printing.py)
+)
+SHEET_RENDER_KEY = "render:sheet:"  # + the match id: the outbox row of its score sheet
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The outcome of recording an event: the row, the stream's state after it, and whether new."""
+
+    event: journal.StoredEvent
+    folded: folding.Folded
+    created: bool
+    status: str
+
+
+# --- players -----------------------------------------------------------------------------------
+
+
+def player_resolve(spec: Any) -> Player:
+    """A seat spec ``{"player": id}``, ``{"member_number": "..."}`` or ``{"name": "..."}``.
+
+    A name matching no player creates one; a name shared by several is ``player.ambiguous``.
+    A merged record resolves to the one it was merged into.
+    """
+    if not isinstance(spec, dict):
+        raise BadSetup("seat.bad_spec", "Each seat must be an object with a player or a name.")
+    if spec.get("player") is not None:
+        player_id = _int_or_none(spec["player"])
+        player = None if player_id is None else Player.objects.filter(pk=player_id).first()
+        if player is None:
+            raise BadSetup("seat.unknown_player", f"There is no player {spec['player']!r}.")
+        return _unmerged(player)
+    if spec.get("member_number") is not None:
+        number = str(spec["member_number"])
+        player = Player.objects.filter(member_number=number).first()
+        if player is None:
+            raise BadSetup("seat.unknown_member", f"There is no member number {number!r}.")
+        return _unmerged(player)
+    name = spec.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > 100:
+        raise BadSetup(
+            "seat.bad_name", "A seat needs a player id or a name of 1 to 100 characters."
+        )
+    return player_named(name.strip())
+
+
+def player_named(name: str) -> Player:
+    """The one player called ``name``, a new one if there is none.
+
+    Two racing seats of a new name must not make two players: the name's advisory lock orders
+    them (PostgreSQL; SQLite writes one at a time anyway).
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"player:{name}"])
+    found = list(Player.objects.filter(name=name, merged_into=None).order_by("pk")[:3])
+    if len(found) > 1:
+        raise BadSetup(
+            "player.ambiguous",
+            f"More than one player is called {name!r}: name the player by id or member "
+            "number (GET /api/v1/players/?q=...).",
+            # Ids only: a member number is the directors' and its player's (docs/API.md)
+            candidates=[{"player": p.pk, "name": p.name} for p in found],
+        )
+    if found:
+        return found[0]
+    player = Player.objects.create(name=name)
+    register.recorded(player, None)
+    return player
+
+
+def _unmerged(player: Player) -> Player:
+    while player.merged_into_id is not None:
+        player = Player.objects.get(pk=player.merged_into_id)
+    return player
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _seats_header(players: list[Player]) -> list[dict[str, Any]]:
+    return [{"seat": i, "player": p.pk, "name": p.name} for i, p in enumerate(players)]
+
+
+# --- games -------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def game_start(
+    *,
+    kind: str,
+    seats: list[Any] | None,
+    ruleset: dict[str, Any] | None = None,
+    setup: dict[str, Any] | None = None,
+    match_id: uuid.UUID | None = None,
+    user: Any = None,
+) -> Game:
+    """Create a game stream and record its ``game.started`` event."""
+    permissions.check_logged_in(user)
+    seats, ruleset, setup = canonical(seats), canonical(ruleset), canonical(setup)
+    rules = registry.get(kind)
+    match, number, roles = _match_slot(match_id, kind) if match_id else (None, None, {})
+    if match is not None:
+        # A match's next game is started by one of the match's recorders.
+        permissions.check_may_record(user, match.pk)
+        _check_not_abandoned(match.stream)
+    players = [player_resolve(spec) for spec in (seats or [])]
+    if match is not None:
+        players = _match_players(match, players)
+    # A match's house rules apply to its games; the game's own overrides come on top.
+    overrides = {**_match_ruleset(match), **(ruleset or {})} if match else ruleset
+    effective = make_ruleset(rules.ruleset_type, overrides)
+    # The match decides the roles of its next game (active player, starter ...), not the client.
+    setup = {**(setup or {}), **roles}
+    header = {
+        "kind": kind,
+        "seats": _seats_header(players),
+        "ruleset": ruleset_as_dict(effective),
+        "setup": setup,
+        "match": str(match.pk) if match else None,
+        "number": number,
+    }
+    rules.initial_state(setup, effective, len(players))  # refuses a bad setup early
+    layout = _duplicate_layout(match, number)  # refuses a duplicate round not laid out yet
+    stream = Stream.objects.create(
+        category=Stream.Category.GAME, kind=kind, created_by=_user_or_none(user)
+    )
+    game = Game.objects.create(stream=stream, kind=kind, match=match, number=number)
+    GameSeat.objects.bulk_create(
+        [GameSeat(game=game, seat=i, player=p) for i, p in enumerate(players)]
+    )
+    _append(stream, uuid.uuid4(), GAME_STARTED, header, _meta(user, {}), None)
+    if layout is not None:
+        _lay_out_duplicate(stream, layout)
+    return game
+
+
+def _duplicate_layout(match: Match | None, number: int | None) -> Any:
+    """The layout a duplicate Solitaire round's game starts on, None for any other game; 409
+    ``round.not_laid_out`` while the round has none, as its player would lay out another deal
+    than the field's."""
+    if match is None or match.tournament_id is None:
+        return None
+    from games.play import tournament_services  # it builds on this module
+
+    return tournament_services.duplicate_layout(match, number)
+
+
+def _lay_out_duplicate(stream: Stream, position: Any) -> None:
+    """A duplicate Solitaire round's game starts on the round's layout: every player of the
+    round plays the same deal, recorded once for the round (``round.laid_out``)."""
+    data = canonical({"position": position})
+    _append(
+        stream,
+        uuid.uuid5(stream.pk, "board.laid_out"),
+        "board.laid_out",
+        data,
+        _meta(None, {}),
+        None,
+    )
+
+
+def _match_players(match: Match, given: list[Player]) -> list[Player]:
+    """A match's games seat the match's players in its order; seats given must say the same."""
+    players = [s.player for s in match.seats.select_related("player")]
+    if given and [p.pk for p in given] != [p.pk for p in players]:
+        names = ", ".join(p.name for p in players)
+        raise BadSetup(
+            "match.seats_fixed",
+            f"The games of this match seat its players in match order ({names}); "
+            "leave seats out or list exactly them.",
+        )
+    return players
+
+
+def _match_ruleset(match: Match) -> dict[str, Any]:
+    header = folding.load(match.stream).header
+    game_rules = registry.get(match.format)
+    names = {f for f in game_rules.ruleset_type.__dataclass_fields__}
+    return {k: v for k, v in header.get("ruleset", {}).items() if k in names}
+
+
+def _match_slot(match_id: uuid.UUID, kind: str) -> tuple[Match, int, dict[str, Any]]:
+    """Lock the match and give the number and setup of its next game, or refuse."""
+    try:
+        stream = journal.lock_stream(match_id)
+        match = stream.match
+    except (Stream.DoesNotExist, Match.DoesNotExist):
+        raise BadSetup("match.not_found", f"There is no match {match_id}.") from None
+    if match.format != kind:
+        raise BadSetup("match.wrong_kind", f"This match plays {match.format}, not {kind}.")
+    if match.entry != "live":
+        raise BadSetup("match.sheet_entry", "This match is entered as a score sheet.")
+    if match.games.filter(stream__status=Stream.Status.IN_PROGRESS).exists():
+        raise BadSetup("match.game_in_progress", "Finish the match's current game first.")
+    folded = folding.load(stream)
+    rules = folded.match_rules
+    number = rules.next_game_number(folded.state)
+    if number is None:
+        raise BadSetup("match.over", "This match has all its games.")
+    return match, number, rules.next_game_setup(folded.state)
+
+
+# --- matches -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def match_start(
+    *,
+    format: str,
+    players: list[Any],
+    teams: list[Any] | None = None,
+    ruleset: dict[str, Any] | None = None,
+    entry: str = "live",
+    user: Any = None,
+    tournament: dict[str, Any] | None = None,
+) -> Match:
+    """Create a match stream and record its ``match.started`` event.
+
+    ``tournament`` (``{"id", "round", "table"}``) places a tournament's match at its table.
+    """
+    permissions.check_logged_in(user)
+    players, teams, ruleset = canonical(players), canonical(teams), canonical(ruleset)
+    engine = folding.MatchEngine(format)
+    if entry not in ("live", "sheet"):
+        raise BadSetup("match.bad_entry", f"entry must be 'live' or 'sheet', not {entry!r}.")
+    seated = [player_resolve(spec) for spec in players or []]
+    effective = make_ruleset(engine.rules.ruleset_type, ruleset)
+    header = {
+        "format": format,
+        "players": _seats_header(seated),
+        "teams": teams or [],
+        "ruleset": ruleset_as_dict(effective),
+        "entry": entry,
+    }
+    if tournament:
+        header["tournament"] = tournament
+    engine.start(header)  # refuses a bad player count early
+    stream = Stream.objects.create(
+        category=Stream.Category.MATCH, kind=format, created_by=_user_or_none(user)
+    )
+    match = Match.objects.create(
+        stream=stream,
+        format=format,
+        entry=entry,
+        tournament_id=tournament["id"] if tournament else None,
+        round_number=tournament["round"] if tournament else None,
+        table_number=tournament["table"] if tournament else None,
+    )
+    MatchSeat.objects.bulk_create(
+        [MatchSeat(match=match, seat=i, player=p) for i, p in enumerate(seated)]
+    )
+    _append(stream, uuid.uuid4(), MATCH_STARTED, header, _meta(user, {}), None)
+    return match
+
+
+def match_close(*, match_id: uuid.UUID) -> bool:
+    """Record the event that closes a complete match (its settlement, or a Solitaire rating) once.
+
+    False if there is nothing to record: the match is not complete, or it is already closed.
+    The event id derives from the match, so two racing tasks cannot both record it.
+    """
+    with transaction.atomic():
+        stream = journal.lock_stream(match_id)
+        # The close task's outbox row is done with this transaction, whichever way it ends.
+        outbox.mark_done(_close_key(match_id))
+        folded = folding.load(stream)
+        closing = folded.match_rules.closing_event(folded.state)
+        if closing is None:
+            return False
+        type, data = closing
+        after = _append(stream, uuid.uuid5(match_id, type), type, data, _meta(None, {}), folded)
+        if folded.header.get("tournament"):
+            # Imported here: the tournament services build on this module.
+            from games.play import tournament_services
+
+            tournament_services.result_from_match(stream, after.folded, data)
+        return True
+
+
+def match_close_sweep(*, limit: int = 500) -> int:
+    """Register the close task of every complete match without its closing event; the number.
+
+    The safety net under the outbox (run by beat, and by ``manage.py close_matches``): a match
+    whose close was never registered or never recorded is closed all the same.
+    """
+    unclosed = (
+        Stream.objects.filter(category=Stream.Category.MATCH, status=Stream.Status.FINISHED)
+        .exclude(events__type__in=(MATCH_SETTLED, MATCH_RATED))
+        .values_list("pk", flat=True)
+    )
+    registered = 0
+    for match_id in list(unclosed[:limit]):
+        with transaction.atomic():
+            stream = journal.lock_stream(match_id)
+            folded = folding.load(stream)
+            if folded.match_rules.closing_event(folded.state) is not None:
+                outbox.register(CLOSE_TASK, [str(match_id)], key=_close_key(match_id))
+                registered += 1
+    return registered
+
+
+def _close_key(match_id: uuid.UUID) -> str:
+    return f"close:{match_id}"
+
+
+# --- recorders ---------------------------------------------------------------------------------
+
+
+def recorders(*, stream_id: uuid.UUID) -> dict[str, Any]:
+    """The stream's creator and keepers, by username."""
+    stream = Stream.objects.select_related("created_by").get(pk=stream_id)
+    return _recorders_json(stream)
+
+
+@transaction.atomic
+def keepers_change(
+    *,
+    stream_id: uuid.UUID,
+    add: Sequence[str] = (),
+    remove: Sequence[str] = (),
+    user: Any = None,
+) -> dict[str, Any]:
+    """Name (``add``) or drop (``remove``) score-keepers of a game or match, by username.
+
+    Only the stream's creator or a director may; the keepers then record there as he does.
+    """
+    permissions.check_logged_in(user)
+    stream = journal.lock_stream(stream_id)
+    permissions.check_may_name_keepers(user, stream.created_by_id)
+    stream.keepers.add(*_users_named(add))
+    stream.keepers.remove(*_users_named(remove))
+    return _recorders_json(Stream.objects.select_related("created_by").get(pk=stream_id))
+
+
+def _users_named(names: Sequence[str]) -> list[Any]:
+    found = {u.get_username(): u for u in get_user_model().objects.filter(username__in=names)}
+    for name in names:
+        if name not in found:
+            raise BadSetup("keeper.unknown_user", f"There is no user {name!r} to name as keeper.")
+    return [found[name] for name in names]
+
+
+def _recorders_json(stream: Stream) -> dict[str, Any]:
+    creator = stream.created_by.get_username() if stream.created_by else None
+    names = sorted(stream.keepers.values_list("username", flat=True))
+    return {"created_by": creator, "keepers": names}
+
+
+# --- recording ---------------------------------------------------------------------------------
+
+
+def event_record(
+    *,
+    stream_id: uuid.UUID,
+    event_id: uuid.UUID,
+    type: str,
+    data: Any,
+    expected_version: int | None = None,
+    meta: dict[str, Any] | None = None,
+    user: Any = None,
+    category: str | None = None,
+) -> Recorded:
+    """Record one client event on a game or match stream (idempotent by ``event_id``).
+
+    ``category`` ("game" or "match"), when given, is the kind of stream the caller addressed;
+    another kind is answered as not found.
+    """
+    permissions.check_logged_in(user)
+    try:
+        data, meta = _checked_event(type, data, meta, user)
+    except (RuleError, BadValue):
+        permissions.check_may_record(user, stream_id)  # a stranger learns no more than that
+        raise
+    try:
+        if category in (None, Stream.Category.GAME):
+            # The fast statement tests the right to record itself (no query of its own); a move
+            # it does not write is checked below, where a refusal says why.
+            recorder = permissions.recorder_to_test(user)
+            fast = fast_append.try_append(
+                stream_id, event_id, type, data, expected_version, meta, recorder
+            )
+            if fast is not None:
+                return Recorded(fast[0], fast[1], created=True, status=fast[2])
+        permissions.check_may_record(user, stream_id)
+        return _record(stream_id, event_id, type, data, expected_version, meta, category, user)
+    except journal.EventIdReused:
+        # Another request took the id first; it is a retry only if it carried the same event.
+        original = _replay_of(event_id, stream_id, type, data)
+        if original is None:
+            raise
+        return original
+
+
+def _checked_event(
+    type: str, data: Any, meta: dict[str, Any] | None, user: Any
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The event's data and meta as stored; RuleError or BadValue for a body that is not."""
+    if not isinstance(data, dict):
+        raise IllegalEvent("event.bad_data", "The event's data must be a JSON object.")
+    # One form, hashed, stored, compared with a retry and returned (games.store.canonical), and only
+    # the fields and sizes the event's type takes (games.store.event_types).
+    data = canonical(data)
+    if type not in SERVICE_ONLY:  # refused as event.reserved_type, whatever their data
+        event_types.check_data(type, data)
+    data = event_types.normalise(type, data)
+    return data, _meta(user, event_types.check_meta(canonical(meta or {})))
+
+
+@transaction.atomic
+def _record(
+    stream_id: uuid.UUID,
+    event_id: uuid.UUID,
+    type: str,
+    data: dict[str, Any],
+    expected_version: int | None,
+    meta: dict[str, Any],
+    category: str | None,
+    user: Any,
+) -> Recorded:
+    stream = journal.lock_stream(stream_id)
+    if category is not None and stream.category != category:
+        raise Stream.DoesNotExist(f"There is no {category} {stream_id}.")
+    if expected_version != stream.version:
+        # A retry of a recorded event comes without a version or with the one it first had;
+        # it gets its original answer, not a refusal from a state that has moved on.
+        original = _replay_of(event_id, stream_id, type, data)
+        if original is not None:
+            return original
+        if expected_version is not None:
+            raise journal.VersionConflict(stream.version)
+    _check_client_type(stream, type)
+    _check_not_abandoned(stream)
+    if type == UNDO and stream.status != Stream.Status.IN_PROGRESS:
+        _check_reopen(user, data)
+    return _append(stream, event_id, type, data, meta, None)
+
+
+def _check_not_abandoned(stream: Stream) -> None:
+    if stream.status == Stream.Status.ABANDONED:
+        raise IllegalEvent(
+            "match.abandoned",
+            "This match was set aside when its tournament round was paired again: "
+            "record in the round's new match.",
+        )
+
+
+def _check_reopen(user: Any, data: dict[str, Any]) -> None:
+    """Taking back the move that ended a game or match reopens it: a director's act, explained."""
+    permissions.check_may_reopen(user)
+    reason = data.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        raise IllegalEvent(
+            "undo.reason_required",
+            'Reopening a finished game or match needs a reason: send {"reason": "..."}.',
+        )
+
+
+def _replay_of(
+    event_id: uuid.UUID, stream_id: uuid.UUID, type: str, data: dict[str, Any]
+) -> Recorded | None:
+    """The original outcome if ``event_id`` was recorded with the same body; raise if not."""
+    row = journal.find(event_id)
+    if row is None:
+        return None
+    event = journal.read(row)
+    if event.stream_id != stream_id or event.type != type or event.data != data:
+        raise journal.EventIdReused(event_id)
+    stream = Stream.objects.get(pk=stream_id)
+    folded = folding.load(stream, at_version=event.version)
+    status = stream.status if event.version == stream.version else _status(folded, "")
+    return Recorded(event, folded, created=False, status=status)
+
+
+def _check_client_type(stream: Stream, type: str) -> None:
+    if type in SERVICE_ONLY:
+        raise IllegalEvent("event.reserved_type", f"{type} is recorded by the service itself.")
+    # Other match events (a first-player draw, say) are the format's to accept or refuse.
+    if (
+        stream.category == Stream.Category.MATCH
+        and type == GAME_SCORED
+        and (stream.match.entry != "sheet")
+    ):
+        raise IllegalEvent(
+            "match.live_entry", "This match is recorded live: its games carry the moves."
+        )
+
+
+def _append(
+    stream: Stream,
+    event_id: uuid.UUID,
+    type: str,
+    data: dict[str, Any],
+    meta: dict[str, Any],
+    folded: folding.Folded | None,
+) -> Recorded:
+    """Fold, insert, snapshot, project, and register side effects; the caller holds the lock."""
+    if type in SERVICE_ONLY:
+        data = canonical(data)  # the service's own events (a client's are canonical already)
+    after = _fold_next(stream, folded, type, data)
+    status_before = None if stream.version == 0 else stream.status
+    row = journal.insert(stream, event_id=event_id, type=type, data=data, meta=meta)
+    stream.status = _status(after, stream.status)
+    stream.snapshot = folding.pack(after, stream.pk)
+    stream.snapshot_version = stream.version
+    stream.save(update_fields=["version", "head_hash", "status", "snapshot", "snapshot_version"])
+    journal.keep_past(stream.pk, stream.version, stream.snapshot)
+    event = journal.read(row)
+    # Side effects first: they lock the match stream, and every path takes match locks
+    # before the player locks of the projections.
+    _after_append(stream, after, event)
+    reactions.current().handle(stream, after, event, status_before)
+    if stream.category == Stream.Category.GAME and stream.status == Stream.Status.IN_PROGRESS:
+        fast_append.remember(stream.pk, fast_append.Head(stream.version, stream.head_hash, after))
+    else:
+        fast_append.forget(stream.pk)
+    return Recorded(event, after, created=True, status=stream.status)
+
+
+def _fold_next(
+    stream: Stream, folded: folding.Folded | None, type: str, data: dict[str, Any]
+) -> folding.Folded:
+    version = stream.version + 1
+    if type in folding.START_EVENTS:
+        engine = folding.engine_for(stream.category, data)
+        return folding.Folded(stream.category, data, engine.start(data), version)
+    if type == UNDO:
+        _check_undo_allowed(stream)
+        header, states = folding.state_stack(stream)
+        step(folding.engine_for(stream.category, header).rules, states, Move(type, data))
+        return folding.Folded(stream.category, header, states[-1], version)
+    folded = folded or folding.load(stream)
+    state = folded.engine.apply(folded.state, Move(type, data))
+    return folding.Folded(stream.category, folded.header, state, version)
+
+
+def _check_undo_allowed(stream: Stream) -> None:
+    if stream.category == Stream.Category.GAME and stream.status != Stream.Status.IN_PROGRESS:
+        if stream.game.match_id is not None:
+            raise IllegalEvent(
+                "undo.game_closed",
+                "This game's result is already part of its match and cannot be taken back.",
+            )
+
+
+def _status(folded: folding.Folded, current: str) -> str:
+    # A settled match stays settled: its settlement is the last word. An abandoned one (a
+    # tournament round paired again: its round.repaired event says so) stays abandoned.
+    if current in (Stream.Status.SETTLED, Stream.Status.ABANDONED):
+        return current
+    return folded.engine.status(folded.state)
+
+
+def _after_append(stream: Stream, folded: folding.Folded, event: journal.StoredEvent) -> None:
+    """Side effects of a game finishing inside a match, and of a match completing; the
+    webhooks' deliveries of the event (match.settled, game.finished, round.paired)."""
+    webhooks.deliveries_register(event)
+    if stream.category == Stream.Category.GAME:
+        match_id = folded.header.get("match")
+        if match_id and stream.status == Stream.Status.FINISHED:
+            _report_game_to_match(stream, folded, uuid.UUID(match_id))
+    elif stream.category == Stream.Category.MATCH:
+        if stream.status == Stream.Status.FINISHED:
+            if folded.match_rules.closing_event(folded.state) is not None:
+                outbox.register(CLOSE_TASK, [str(stream.pk)], key=_close_key(stream.pk))
+        _render_sheet_again(stream)
+
+
+def _render_sheet_again(stream: Stream) -> None:
+    """A match event (game finished or scored, settled, rated, taken back) changes its score
+    sheet: render it again ahead of its readers, once, if it was ever rendered (its outbox row,
+    ``render:sheet:<id>``, exists). Without a worker the next reader renders it instead."""
+    if not settings.REPORTS_RENDER_AHEAD or stream.version < 2:
+        return
+    key = f"{SHEET_RENDER_KEY}{stream.pk}"
+    if Outbox.objects.filter(key=key).exists():
+        outbox.register(RENDER_TASK, [key.removeprefix("render:")], key=key)
+
+
+def _report_game_to_match(game_stream: Stream, folded: folding.Folded, match_id: uuid.UUID) -> None:
+    rules = folded.game_rules
+    result = rules.result(folded.state)
+    assert result is not None, "only a finished game reports to its match"
+    data: dict[str, Any] = {
+        "game": str(game_stream.pk),
+        "scores": [s.total for s in result.scores],
+        "winners": list(result.winners),
+    }
+    if isinstance(rules, ReportsToMatch):
+        # Facts a match format needs beyond the scores (who moved last, the last pawn ...).
+        data["report"] = rules.match_report(folded.state)
+    match_stream = journal.lock_stream(match_id)
+    event_id = uuid.uuid5(game_stream.pk, GAME_FINISHED)
+    _append(match_stream, event_id, GAME_FINISHED, data, _meta(None, {}), None)
+
+
+# --- helpers of the write side -----------------------------------------------------------------
+
+
+def _user_or_none(user: Any) -> Any:
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+def _meta(user: Any, client_meta: dict[str, Any]) -> dict[str, Any]:
+    """The client's meta (checked by ``events.check_meta``) and who recorded the event."""
+    return {"recorded_by": getattr(_user_or_none(user), "pk", None), **client_meta}
