@@ -8,7 +8,8 @@ Three kinds of writer, each run with 1 and with 8 concurrent writer *processes* 
            are started with ``game_start`` and laid out (``board.laid_out``); the writers then
            append take-offs and jumps chosen at random from ``legal_events``, picking a random
            live game of their share for every append, until the time window closes.
-* statement  the service's one append statement alone (games.store.journal.append_unlocked with the game
+* statement  the service's one append statement alone (games.store.journal.append_unlocked with the
+game
            summary's clause, as the fast path writes it) on laid-out Solitaire games, with no rules,
            no fold and no service around it: the floor under ``service`` that any Python on top
            of this statement adds to.

@@ -1,8 +1,9 @@
-"""Recording cost per game kind: one event through ``games.play.services.event_record`` on PostgreSQL.
+"""Recording cost per game kind: one event through ``games.play.services.event_record`` on
+PostgreSQL.
 
 For each kind, games are started and driven by the demo club's table driver
-(``games.demo.sample_tables.next_move``: a random legal event where the game lists them, random faces
-for the dice in the cup, sometimes a stand) until ``--events`` events are recorded; a finished
+(``games.demo.sample_tables.next_move``: a random legal event where the game lists them, random
+faces for the dice in the cup, sometimes a stand) until ``--events`` events are recorded; a finished
 game is followed by a new one. Each append is timed (wall clock, commit included). Printed per
 kind: events, p50 and p99 latency, events/s, and the state's pickled size at the end (the
 snapshot written with each event). Kinds whose next event the driver cannot make up (a Scarnie

@@ -7,9 +7,10 @@ unfinished). Random play ends early, so a game averages ~11.5 events (17 at most
 down to one pawn): 1,000,000 events are ~87,000 games. Rows are bulk-loaded with COPY into
 games_player / games_stream / games_game / games_gameseat / games_event, as the service would write
 them: data in the current schema version, meta ``{"recorded_by": null}``, a *real* hash chain
-computed with ``games.store.journal.chain_hash`` (``--no-hash`` leaves it blank), and stream rows with
-version, status, head hash and snapshot (``games.store.folding.pack``). Two generator processes load in
-parallel. A database that already holds at least ``--events`` events is reused as it is (other
+computed with ``games.store.journal.chain_hash`` (``--no-hash`` leaves it blank), and stream rows
+with version, status, head hash and snapshot (``games.store.folding.pack``). Two generator processes
+load in parallel. A database that already holds at least ``--events`` events is reused as it is
+(other
 benches add events to it; all of them are counted and rebuilt).
 
 Timed: ``scoring.projections.rebuild_all``, as the management command runs it (one transaction,

@@ -4,16 +4,18 @@
 
 1. players, registered through ``games.play.register.player_register`` (the register's stream);
 2. tournaments (High-Low Scarney Swiss evenings, sheet entry) through
-   ``games.play.tournament_services``: entries, every round paired by the service, every table's sheet
-   entered through ``games.play.services.event_record``, settled by the close task (Celery eager);
+   ``games.play.tournament_services``: entries, every round paired by the service, every table's
+   sheet entered through ``games.play.services.event_record``, settled by the close task (Celery
+   eager);
 3. template matches through the services: live matches of several formats played to the end with
-   random legal play (``games.demo.sample_tables.next_move``), each settled by its close task, and sheet
-   matches whose lines are the live templates' game scores;
+   random legal play (``games.demo.sample_tables.next_move``), each settled by its close task, and
+   sheet matches whose lines are the live templates' game scores;
 4. clones of the templates, bulk-loaded with COPY until the store holds the target counts: a
    clone is its template's events with new stream and event ids, other players (chosen from the
-   register), later timestamps, its own hash chain (``games.store.journal.chain_hash``) and a snapshot
-   made by re-folding its events through the rule engines (``games.store.folding``), so every clone is
-   a stream the services could have written and ``verify_events`` re-checks it like any other.
+   register), later timestamps, its own hash chain (``games.store.journal.chain_hash``) and a
+   snapshot made by re-folding its events through the rule engines (``games.store.folding``), so
+   every clone
+   is a stream the services could have written and ``verify_events`` re-checks it like any other.
 
 Read models are then rebuilt from the events (``rebuild_projections``).
 """

@@ -1,6 +1,24 @@
+"""The games app: its reactions across contexts are registered here, once Django has loaded.
+
+Play publishes what happened (``games.store.reactions``); the tournaments' services answer and react
+to it without play importing them.
+"""
+
 from django.apps import AppConfig
 
 
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games (the write side)"
+
+    def ready(self) -> None:
+        from games.api import answer_cache
+        from games.play import tournament_services
+        from games.store import reactions
+
+        # A closed match at a tournament table records its result on the tournament.
+        reactions.subscribe(reactions.MATCH_CLOSED, tournament_services.result_from_match)
+        # A duplicate round's games start on the round's layouts.
+        reactions.answer(reactions.DUPLICATE_LAYOUT, tournament_services.duplicate_layout)
+        # Rebuilt read models keep their versions: the answers a process kept are dropped.
+        reactions.subscribe(reactions.REBUILT, answer_cache.forget_all)

@@ -296,7 +296,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "scoring.checkpoint",
         "schedule": float(os.environ.get("CHECKPOINT_EVERY", "600")),
     },
-    # The club's nightly report (scoring/documents/nightly.py) of the day just ended, a little after midnight.
+    # The club's nightly report (scoring/documents/nightly.py) of the day just ended, a little after
+    # midnight.
     "nightly-report": {
         "task": "scoring.nightly_report",
         "schedule": crontab(

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from games.admin.site import ReadOnlyAdmin
+from games.admin.base import ReadOnlyAdmin
 from scoring.models import BonusAward, GameSummary, MatchStanding, PlayerRecord
 
 

@@ -31,7 +31,7 @@ from django.conf import settings
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring.history.timeline import JsonTextRenderer
+from games.api.http.renderers import JsonTextRenderer
 
 MAX_BODY = 128 * 1024  # a page of 200 history rows is about 190 KB: built each time
 

@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 from games.api.answer_cache import cached
 from games.api.http.conditional import conditional, etag_of
 from games.api.http.query import BAD_VALUE, QueryChecked, QueryError, bad_value, filtered
-from games.api.http.renderers import CsvRenderer, JSONRenderer, NdjsonRenderer
+from games.api.http.renderers import CsvRenderer, JSONRenderer, JsonTextRenderer, NdjsonRenderer
 from games.api.schema import read_answers
 from games.api.schema.openapi import filter_parameters
 from games.api.streams import StreamView
@@ -120,7 +120,7 @@ def match_etag(stream: Stream, *more: Any, games: tuple[int, int] | None = None)
 
 class MatchHistory(QueryChecked, StreamView):
     category = Stream.Category.MATCH
-    renderer_classes = [timeline.JsonTextRenderer, BrowsableAPIRenderer]
+    renderer_classes = [JsonTextRenderer, BrowsableAPIRenderer]
 
     @extend_schema(responses={200: read_answers.MatchHistoryAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
@@ -189,7 +189,7 @@ def _next_url(request: Request, cursor: str | None) -> str | None:
 
 class PlayerHistory(QueryChecked, APIView):
     permission_classes = [permissions.AllowAny]
-    renderer_classes = [timeline.JsonTextRenderer, BrowsableAPIRenderer]
+    renderer_classes = [JsonTextRenderer, BrowsableAPIRenderer]
     query_names = ("kind", "since", "until", "cursor", "limit")
 
     @extend_schema(
@@ -313,7 +313,8 @@ class PlayerStats(QueryChecked, APIView):
     @extend_schema(responses={200: read_answers.PlayerStatsAnswer})
     def get(self, request: Request, pk: int) -> Response:
         """Per game kind: games and matches played and won, average and best totals, bonuses
-        scored, Solitaire ratings, and head to head against each opponent (scoring/history/stats.py).
+        scored, Solitaire ratings, and head to head against each opponent
+        (scoring/history/stats.py).
 
         Without a login, only finished public games and matches count.
         """

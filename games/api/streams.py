@@ -20,16 +20,17 @@ from games.api.answer_cache import cached
 from games.api.http.conditional import conditional, etag_of
 from games.api.http.pagination import CheckedCursorPagination
 from games.api.http.query import QueryChecked, bad_value, filter_values, filtered
+from games.api.http.renderers import JsonTextRenderer
 from games.api.schema import answers
 from games.api.schema.openapi import filter_parameters
-from games.play import analysis, pot, services
+from games.play import analysis, appending, pot, services
 from games.play.permissions import is_recorder
 from games.play.representation import event_json, game_json, game_status, match_json
 from games.store import folding, journal
 from games.store.models import Match, Stream
 from scoring import selectors
 from scoring.filters import GameFilter, MatchFilter
-from scoring.history import match_list, timeline
+from scoring.history import match_list
 from scoring.models import GameSummary, MatchStanding
 
 AT_VERSION = OpenApiParameter(
@@ -164,7 +165,7 @@ def _game_answer(stream: Stream, folded: folding.Folded) -> dict[str, Any]:
     return game_json(folded, stream_id=stream.pk, status=game_status(stream, folded))
 
 
-def _record(request: Request, pk: uuid.UUID, category: str) -> services.Recorded:
+def _record(request: Request, pk: uuid.UUID, category: str) -> appending.Recorded:
     values = _plain_move(request.data)
     if values is None:
         body = bodies.EventCreate(data=request.data)
@@ -282,7 +283,7 @@ class GameEvents(QueryChecked, StreamView):
             status=status.HTTP_201_CREATED if recorded.created else status.HTTP_200_OK,
         )
 
-    def stream_json(self, pk: uuid.UUID, recorded: services.Recorded) -> dict[str, Any]:
+    def stream_json(self, pk: uuid.UUID, recorded: appending.Recorded) -> dict[str, Any]:
         return game_json(recorded.folded, stream_id=pk, status=recorded.status)
 
 
@@ -346,7 +347,7 @@ class MatchKeeper(StreamKeeper):
 
 class MatchList(QueryChecked, StreamView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
-    renderer_classes = [timeline.JsonTextRenderer, BrowsableAPIRenderer]
+    renderer_classes = [JsonTextRenderer, BrowsableAPIRenderer]
     category = Stream.Category.MATCH
     query_names = PAGE_PARAMS
     filterset_class = MatchFilter
@@ -431,5 +432,5 @@ class MatchDetail(QueryChecked, StreamView):
 class MatchEvents(GameEvents):
     category = Stream.Category.MATCH
 
-    def stream_json(self, pk: uuid.UUID, recorded: services.Recorded) -> dict[str, Any]:
+    def stream_json(self, pk: uuid.UUID, recorded: appending.Recorded) -> dict[str, Any]:
         return _match_answer(Stream.objects.get(pk=pk), recorded.folded)

@@ -29,16 +29,15 @@ from games.api.answer_cache import cached
 from games.api.http.conditional import conditional, etag_of
 from games.api.http.pagination import CheckedCursorPagination
 from games.api.http.query import QueryChecked
+from games.api.http.renderers import JsonTextRenderer
 from games.api.schema import answers
 from games.api.streams import CURSOR, PAGE_PARAMS
-from games.play import permissions, register, tournament_services
+from games.play import permissions, register, tournament_services, tournament_shapes
 from games.store import folding
 from games.store.canonical import BadValue
-from games.store.models import Event, Player, Stream, Tournament
-from games.tournaments import rounds, settlement
+from games.store.models import Event, Player, Tournament
 from games.tournaments import state as ts
 from scoring import selectors
-from scoring.history.timeline import JsonTextRenderer
 
 # The query parameters, for the schema (the views read them below).
 Q_PARAM = OpenApiParameter(
@@ -233,7 +232,7 @@ class TournamentList(TournamentView):
         rows = Tournament.objects.filter(selectors.tournament_readable(request.user))
         paginator = NewestFirst()
         page = paginator.paginate_queryset(rows, request, view=self) or []
-        return paginator.get_paginated_response([_summary_json(t) for t in page])
+        return paginator.get_paginated_response([tournament_shapes.summary_json(t) for t in page])
 
     @extend_schema(request=answers.TournamentCreate, responses={201: answers.TournamentAnswer})
     def post(self, request: Request) -> Response:
@@ -241,54 +240,17 @@ class TournamentList(TournamentView):
             spec=_body(request), user=request.user, meta=client_meta(request)
         )
         folded = folding.load(tournament.stream)
-        return Response(tournament_json(folded, tournament.pk), status=status.HTTP_201_CREATED)
-
-
-def _summary_json(tournament: Tournament) -> dict[str, Any]:
-    return {
-        "id": str(tournament.pk),
-        "name": tournament.name,
-        "format": tournament.format,
-        "system": tournament.system,
-        "status": tournament.status,
-        "round": tournament.current_round,
-        "created_at": tournament.created_at.isoformat(),
-    }
-
-
-def tournament_json(folded: folding.Folded, pk: uuid.UUID) -> dict[str, Any]:
-    state: ts.TournamentState = folded.state
-    settings = state.settings
-    current = state.current
-    return {
-        "id": str(pk),
-        "name": settings.name,
-        "format": settings.format,
-        "system": settings.system,
-        "status": state.status,
-        "version": folded.version,
-        "round": current.number if current else 0,
-        "rounds": rounds.planned_rounds(state),
-        "table_size": settings.table_size,
-        "entry": settings.entry,
-        "tiebreaks": list(settings.tiebreaks),
-        "double": settings.double,
-        "entries": [
-            {
-                "player": e.player,
-                "name": e.name,
-                "status": "withdrawn" if e.withdrawn_after is not None else "active",
-                "joined": e.joined,
-            }
-            for e in state.entries
-        ],
-    }
+        return Response(
+            tournament_shapes.tournament_json(folded, tournament.pk), status=status.HTTP_201_CREATED
+        )
 
 
 class TournamentDetail(TournamentView):
     @extend_schema(parameters=[AS_OF_PARAM], responses={200: answers.TournamentAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
-        return self.answer(request, pk, lambda folded: tournament_json(folded, pk))
+        return self.answer(
+            request, pk, lambda folded: tournament_shapes.tournament_json(folded, pk)
+        )
 
 
 class TournamentEntries(TournamentView):
@@ -306,7 +268,8 @@ class TournamentEntries(TournamentView):
             meta=client_meta(request),
         )
         return Response(
-            tournament_json(self.folded(request, pk), pk), status=status.HTTP_201_CREATED
+            tournament_shapes.tournament_json(self.folded(request, pk), pk),
+            status=status.HTTP_201_CREATED,
         )
 
 
@@ -337,7 +300,9 @@ class TournamentRounds(TournamentView):
                 meta=client_meta(request),
             )
         folded = self.folded(request, pk)
-        return Response(round_json(folded.state, number), status=status.HTTP_201_CREATED)
+        return Response(
+            tournament_shapes.round_json(folded.state, number), status=status.HTTP_201_CREATED
+        )
 
 
 class TournamentRound(TournamentView):
@@ -346,51 +311,7 @@ class TournamentRound(TournamentView):
         state: ts.TournamentState = self.folded(request, pk).state
         if not 1 <= number <= len(state.rounds):
             raise Http404(f"Round {number} is not paired (yet).")
-        return Response(round_json(state, number))
-
-
-def round_json(state: ts.TournamentState, number: int) -> dict[str, Any]:
-    played = state.round(number)
-    names = {e.player: e.name for e in state.entries}
-    statuses = dict(
-        Stream.objects.filter(pk__in=[t.match for t in played.tables if t.match]).values_list(
-            "pk", "status"
-        )
-    )
-    return {
-        "number": played.number,
-        "status": "finished" if played.closed or not played.missing else "playing",
-        "closed": played.closed,
-        "tables": [_table_json(t, names, statuses) for t in played.tables],
-        "byes": [{"player": p, "name": names.get(p, ""), "points": pts} for p, pts in played.byes],
-        "missing": list(played.missing),
-        "seed": played.seed,
-        "layouts": list(played.layouts),
-    }
-
-
-def _table_json(table: ts.Table, names: dict[int, str], statuses: dict[Any, str]) -> dict[str, Any]:
-    result = table.result
-    return {
-        "table": table.number,
-        "seats": [
-            {"seat": i, "player": p, "name": names.get(p, "")} for i, p in enumerate(table.players)
-        ],
-        "match": table.match,
-        "keepers": list(table.keepers),
-        "status": statuses.get(uuid.UUID(table.match), "in_progress") if table.match else None,
-        "result": None
-        if result is None
-        else {
-            "how": result.how,
-            "points": list(result.points),
-            "scores": list(result.scores),
-            "net": list(result.net),
-            "ranks": list(result.ranks),
-            "rating": result.rating,
-            "reason": result.reason,
-        },
-    }
+        return Response(tournament_shapes.round_json(state, number))
 
 
 class TournamentKeepers(TournamentView):
@@ -408,7 +329,10 @@ class TournamentKeepers(TournamentView):
             meta=client_meta(request),
         )
         folded = self.folded(request, pk)
-        return Response(round_json(folded.state, body["round"]), status=status.HTTP_201_CREATED)
+        return Response(
+            tournament_shapes.round_json(folded.state, body["round"]),
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class TournamentStandings(TournamentView):
@@ -421,30 +345,9 @@ class TournamentStandings(TournamentView):
         def build(folded: folding.Folded) -> dict[str, Any]:
             state: ts.TournamentState = folded.state
             upto = _int_param(request, "round", len(state.rounds), 0, len(state.rounds))
-            return standings_json(state, upto)
+            return tournament_shapes.standings_json(state, upto)
 
         return self.answer(request, pk, build)
-
-
-def standings_json(state: ts.TournamentState, upto: int) -> dict[str, Any]:
-    table = rounds.standings_at(state, upto)
-    return {
-        "round": table.round,
-        "rows": [
-            {
-                "rank": row.rank,
-                "player": row.player,
-                "name": row.name,
-                "points": row.points,
-                "played": row.played,
-                "tiebreaks": row.tiebreaks,
-                "net": row.net,
-                "ratings": [{"round": r, "rating": rating} for r, rating in row.ratings],
-            }
-            for row in table.rows
-        ],
-        "explain": table.explain,
-    }
 
 
 class TournamentSettlement(TournamentView):
@@ -452,32 +355,9 @@ class TournamentSettlement(TournamentView):
 
     @extend_schema(parameters=[AS_OF_PARAM], responses={200: answers.SettlementAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
-        return self.answer(request, pk, lambda folded: settlement_json(folded.state))
-
-
-def settlement_json(state: ts.TournamentState) -> dict[str, Any]:
-    results, _ = rounds.inputs(state, len(state.rounds))
-    nets = settlement.evening_nets(results)
-    names = {e.player: e.name for e in state.entries}
-    # Chips left in a pot (a split remainder) stay there; the rest is paid between players.
-    left = settlement.left_in_pot(nets)
-    payments = settlement.fewest_transfers(nets)
-    return {
-        "nets": [
-            {"player": p, "name": names.get(p, ""), "net": n} for p, n in sorted(nets.items())
-        ],
-        "payments": [
-            {
-                "from": payer,
-                "from_name": names.get(payer, ""),
-                "to": payee,
-                "to_name": names.get(payee, ""),
-                "points": amount,
-            }
-            for payer, payee, amount in payments
-        ],
-        "left_in_pot": left,
-    }
+        return self.answer(
+            request, pk, lambda folded: tournament_shapes.settlement_json(folded.state)
+        )
 
 
 class TournamentEvents(TournamentView):
@@ -520,7 +400,7 @@ class TournamentEvents(TournamentView):
             user=request.user,
             meta=client_meta(request, values.get("meta")),
         )
-        answer = tournament_json(folded, pk)
+        answer = tournament_shapes.tournament_json(folded, pk)
         return Response(answer, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
@@ -528,8 +408,9 @@ class TournamentEvents(TournamentView):
 
 
 def client_meta(request: Request, meta: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The client's meta for a director's event, as a game event's (``games.api.streams``): the body's
-    ``meta`` where the body has one (a correction's), and the ``X-Device`` header as its device.
+    """The client's meta for a director's event, as a game event's (``games.api.streams``): the
+    body's ``meta`` where the body has one (a correction's), and the ``X-Device`` header as its
+    device.
     The services check it (``meta.*``) and store it beside who recorded the event."""
     device = request.headers.get("X-Device")
     meta = dict(meta or {})

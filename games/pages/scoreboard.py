@@ -24,8 +24,8 @@ from django.core.cache import cache
 from django.db import connection
 from redis import RedisError
 
-from games.api.tournaments import round_json, standings_json, tournament_json
 from games.pages import sheet_presenting
+from games.play.tournament_shapes import round_json, standings_json, tournament_json
 from games.store import folding
 from games.store.models import Game, Match, Stream, Tournament
 from scoring import selectors

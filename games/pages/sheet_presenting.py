@@ -1,7 +1,8 @@
 """What the score sheet, tournament and scoreboard templates show, shaped from the API's JSON.
 
-The figures come from the same builders the API answers with (scoring.documents.reports.match_history,
-games.play.representation.match_json, games.api.tournaments); this module only arranges them for a
+The figures come from the same builders the API answers with
+(scoring.documents.reports.match_history, games.play.representation.match_json,
+games.api.tournaments); this module only arranges them for a
 person: seats by name, "score - cumulative" cells, bonuses with readable labels.
 """
 

@@ -1,8 +1,9 @@
 """The scoring pages: a match's score sheet (and its sheet entry), a tournament, the scoreboards.
 
 Views parse, call a builder or a service, render (STYLE.md "Pages"). The figures are the API's
-(scoring.documents.reports.match_history, games.play.representation.match_json, games.api.tournaments); a sheet
-line is recorded by ``services.event_record`` like any event, and who may record is its check.
+(scoring.documents.reports.match_history, games.play.representation.match_json,
+games.api.tournaments); a sheet line is recorded by ``services.event_record`` like any event, and
+who may record is its check.
 """
 
 from __future__ import annotations
@@ -20,17 +21,20 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 from redis import RedisError
 
-from games.api.tournaments import round_json, settlement_json, standings_json, tournament_json
 from games.pages import scoreboard, sheet_presenting
-from games.pages.views import refusal
 from games.play import services
-from games.play.permissions import NotPermitted, is_recorder
+from games.play.permissions import is_recorder
+from games.play.refusals import REFUSED, refusal_of
 from games.play.representation import match_json
-from games.rules.errors import RuleError
+from games.play.tournament_shapes import (
+    round_json,
+    settlement_json,
+    standings_json,
+    tournament_json,
+)
 from games.rules.events import GAME_SCORED
 from games.store import folding
-from games.store.canonical import BadValue
-from games.store.journal import EventIdReused, VersionConflict
+from games.store.journal import VersionConflict
 from games.store.models import Match, Stream, Tournament
 from scoring import selectors
 from scoring.documents.reports import match_history
@@ -93,15 +97,15 @@ def match_line(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
             user=request.user,
         )
     except VersionConflict as error:
-        sentence = (
-            "Another device recorded a line first, so this one was not recorded. Here is the "
-            f"sheet as it stands now (version {error.current_version})."
-        )
+        conflict = refusal_of(error, what="line")
+        assert conflict is not None
         stream.refresh_from_db()
-        return _match(request, stream, _again(form, names, error.current_version), sentence, 409)
-    except (RuleError, NotPermitted, EventIdReused, BadValue) as error:
-        sentence, status = refusal(error, GAME_SCORED)
-        return _match(request, stream, form, f"Not recorded: {sentence}", status)
+        again = _again(form, names, error.current_version)
+        return _match(request, stream, again, conflict.sentence, conflict.status)
+    except REFUSED as error:
+        refused = refusal_of(error, what="line")
+        assert refused is not None  # every REFUSED error is a refusal
+        return _match(request, stream, form, f"Not recorded: {refused.sentence}", refused.status)
     except ObjectDoesNotExist:
         raise Http404("There is no such match.") from None
     stream.refresh_from_db()

@@ -22,12 +22,11 @@ from games.pages.forms import GameStartForm, MoveForm
 from games.pages.tables import presenting
 from games.play import analysis, services
 from games.play.permissions import NotPermitted, is_recorder
+from games.play.refusals import REFUSED, refusal_of
 from games.play.representation import game_json, game_status
 from games.rules.base import Analysable
 from games.rules.errors import RuleError
 from games.store import folding
-from games.store.canonical import BadValue
-from games.store.journal import EventIdReused, VersionConflict
 from games.store.models import Stream
 from scoring import selectors
 
@@ -112,31 +111,15 @@ def game_move(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
             meta={"device": "page"},
             user=request.user,
         )
-    except (RuleError, NotPermitted, VersionConflict, EventIdReused, BadValue) as error:
-        sentence, status = refusal(error, move["type"])
-        return _refused(request, stream, sentence, status)
+    except REFUSED as error:
+        refused = refusal_of(error, what="move")
+        assert refused is not None  # every REFUSED error is a refusal
+        return _refused(request, stream, refused.sentence, refused.status)
     except ObjectDoesNotExist:
         return HttpResponse("There is no such game.", status=404, content_type="text/plain")
     # A resent move (created False) answers with the game as it stands now, not as it was then.
     stream.refresh_from_db()
     return _table(request, stream, folding.load(stream), status=201 if recorded.created else 200)
-
-
-def refusal(error: Exception, type: str) -> tuple[str, int]:
-    """The sentence for a person and the HTTP status of a refused move."""
-    if isinstance(error, RuleError):
-        return error.message, 422
-    if isinstance(error, NotPermitted):
-        return error.message, 401 if error.code == "permission.login_required" else 403
-    if isinstance(error, VersionConflict):
-        return (
-            f"Another device recorded a move first, so this {type} was not recorded. "
-            f"Here is the game as it stands now (version {error.current_version}).",
-            409,
-        )
-    if isinstance(error, EventIdReused):
-        return str(error), 409
-    return str(error), 400
 
 
 def _refused(request: HttpRequest, stream: Stream, sentence: str, status: int) -> HttpResponse:

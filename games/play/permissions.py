@@ -95,20 +95,6 @@ _RECORDER_SQL = """
 """
 
 
-# The same test as _RECORDER_SQL, as a condition on the games_stream row an UPDATE is about to
-# write: the fast path (games.store.fast_append) makes it inside its one statement rather than in a
-# query of its own. A move it stops goes to the locked path, where check_may_record says why.
-RECORDER_CONDITION = """(
-    games_stream.created_by_id = %(recorder)s
-    OR EXISTS (SELECT 1 FROM games_stream_keepers k
-               WHERE k.stream_id = games_stream.id AND k.user_id = %(recorder)s)
-    OR EXISTS (SELECT 1 FROM games_game g JOIN games_stream m ON m.id = g.match_id
-               WHERE g.stream_id = games_stream.id
-                 AND (m.created_by_id = %(recorder)s
-                      OR EXISTS (SELECT 1 FROM games_stream_keepers mk
-                                 WHERE mk.stream_id = m.id AND mk.user_id = %(recorder)s))))"""
-
-
 def recorder_to_test(user: Any) -> int | None:
     """Whose right to record a statement with RECORDER_CONDITION must test: None when nobody's
     (the service itself, staff). Call check_logged_in first."""

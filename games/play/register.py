@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games.play import permissions
+from games.play import appending, permissions
 from games.rules.errors import BadSetup
 from games.rules.events import REGISTER_OPENED
 from games.store import event_types, journal
@@ -103,10 +103,8 @@ def _lock() -> Stream:
 
 
 def _append(type: str, data: dict[str, Any], user: Any, meta: dict[str, Any] | None) -> None:
-    from games.play import services  # the services seat players through this module
-
-    stored = services._meta(user, event_types.check_meta(canonical(meta or {})))
+    stored = appending.recorded_meta(user, event_types.check_meta(canonical(meta or {})))
     stream = _lock()
     if stream.version == 0:
-        services._append(stream, uuid.uuid4(), REGISTER_OPENED, {}, stored, None)
-    services._append(stream, uuid.uuid4(), type, data, stored, None)
+        appending.append(stream, uuid.uuid4(), REGISTER_OPENED, {}, stored, None)
+    appending.append(stream, uuid.uuid4(), type, data, stored, None)

@@ -3,26 +3,24 @@
 The locked path of every append: lock the stream row, check the expected version, fold the
 event onto the snapshot through the pure rule engine, insert it, update the inline projections,
 register side effects in the outbox. The rule engine's refusals pass through unchanged. On
-PostgreSQL a legal move of a game first tries games.store.fast_append, the same steps in one statement.
+PostgreSQL a legal move of a game first tries games.store.fast_append, the same steps in one
+statement.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
-from games.play import permissions, register
+from games.play import appending, permissions, register
 from games.rules import registry
-from games.rules.base import Move, ReportsToMatch, make_ruleset, ruleset_as_dict, step
+from games.rules.base import make_ruleset, ruleset_as_dict
 from games.rules.errors import BadSetup, IllegalEvent, RuleError
 from games.rules.events import (
-    GAME_FINISHED,
     GAME_SCORED,
     GAME_STARTED,
     MATCH_RATED,
@@ -31,28 +29,9 @@ from games.rules.events import (
     SERVICE_ONLY,
     UNDO,
 )
-from games.store import event_types as event_types
-from games.store import fast_append, folding, journal, outbox, reactions
+from games.store import event_types, fast_append, folding, journal, outbox, reactions
 from games.store.canonical import BadValue, canonical
-from games.store.models import Game, GameSeat, Match, MatchSeat, Outbox, Player, Stream
-from games.webhooks import services as webhooks
-
-CLOSE_TASK = "scoring.close_match"  # the Celery task that runs match_close
-RENDER_TASK = (
-    "scoring.render_document"  # renders a printed document (scoring/documents/printing.py)
-)
-SHEET_RENDER_KEY = "render:sheet:"  # + the match id: the outbox row of its score sheet
-
-
-@dataclass(frozen=True)
-class Recorded:
-    """The outcome of recording an event: the row, the stream's state after it, and whether new."""
-
-    event: journal.StoredEvent
-    folded: folding.Folded
-    created: bool
-    status: str
-
+from games.store.models import Game, GameSeat, Match, MatchSeat, Player, Stream
 
 # --- players -----------------------------------------------------------------------------------
 
@@ -165,39 +144,40 @@ def game_start(
     rules.initial_state(setup, effective, len(players))  # refuses a bad setup early
     layout = _duplicate_layout(match, number)  # refuses a duplicate round not laid out yet
     stream = Stream.objects.create(
-        category=Stream.Category.GAME, kind=kind, created_by=_user_or_none(user)
+        category=Stream.Category.GAME, kind=kind, created_by=appending.user_or_none(user)
     )
     game = Game.objects.create(stream=stream, kind=kind, match=match, number=number)
     GameSeat.objects.bulk_create(
         [GameSeat(game=game, seat=i, player=p) for i, p in enumerate(players)]
     )
-    _append(stream, uuid.uuid4(), GAME_STARTED, header, _meta(user, {}), None)
+    appending.append(
+        stream, uuid.uuid4(), GAME_STARTED, header, appending.recorded_meta(user, {}), None
+    )
     if layout is not None:
         _lay_out_duplicate(stream, layout)
     return game
 
 
 def _duplicate_layout(match: Match | None, number: int | None) -> Any:
-    """The layout a duplicate Solitaire round's game starts on, None for any other game; 409
+    """The layout a duplicate Solitaire round's game starts on, None for any other game; the
+    tournaments answer it (``reactions.DUPLICATE_LAYOUT``), refusing with 409
     ``round.not_laid_out`` while the round has none, as its player would lay out another deal
     than the field's."""
     if match is None or match.tournament_id is None:
         return None
-    from games.play import tournament_services  # it builds on this module
-
-    return tournament_services.duplicate_layout(match, number)
+    return reactions.ask(reactions.DUPLICATE_LAYOUT, match=match, number=number)
 
 
 def _lay_out_duplicate(stream: Stream, position: Any) -> None:
     """A duplicate Solitaire round's game starts on the round's layout: every player of the
     round plays the same deal, recorded once for the round (``round.laid_out``)."""
     data = canonical({"position": position})
-    _append(
+    appending.append(
         stream,
         uuid.uuid5(stream.pk, "board.laid_out"),
         "board.laid_out",
         data,
-        _meta(None, {}),
+        appending.recorded_meta(None, {}),
         None,
     )
 
@@ -279,7 +259,7 @@ def match_start(
         header["tournament"] = tournament
     engine.start(header)  # refuses a bad player count early
     stream = Stream.objects.create(
-        category=Stream.Category.MATCH, kind=format, created_by=_user_or_none(user)
+        category=Stream.Category.MATCH, kind=format, created_by=appending.user_or_none(user)
     )
     match = Match.objects.create(
         stream=stream,
@@ -292,7 +272,9 @@ def match_start(
     MatchSeat.objects.bulk_create(
         [MatchSeat(match=match, seat=i, player=p) for i, p in enumerate(seated)]
     )
-    _append(stream, uuid.uuid4(), MATCH_STARTED, header, _meta(user, {}), None)
+    appending.append(
+        stream, uuid.uuid4(), MATCH_STARTED, header, appending.recorded_meta(user, {}), None
+    )
     return match
 
 
@@ -305,18 +287,23 @@ def match_close(*, match_id: uuid.UUID) -> bool:
     with transaction.atomic():
         stream = journal.lock_stream(match_id)
         # The close task's outbox row is done with this transaction, whichever way it ends.
-        outbox.mark_done(_close_key(match_id))
+        outbox.mark_done(appending.close_key(match_id))
         folded = folding.load(stream)
         closing = folded.match_rules.closing_event(folded.state)
         if closing is None:
             return False
         type, data = closing
-        after = _append(stream, uuid.uuid5(match_id, type), type, data, _meta(None, {}), folded)
+        after = appending.append(
+            stream,
+            uuid.uuid5(match_id, type),
+            type,
+            data,
+            appending.recorded_meta(None, {}),
+            folded,
+        )
         if folded.header.get("tournament"):
-            # Imported here: the tournament services build on this module.
-            from games.play import tournament_services
-
-            tournament_services.result_from_match(stream, after.folded, data)
+            # The tournament records the table's result in this same transaction.
+            reactions.publish(reactions.MATCH_CLOSED, stream=stream, folded=after.folded, data=data)
         return True
 
 
@@ -337,13 +324,11 @@ def match_close_sweep(*, limit: int = 500) -> int:
             stream = journal.lock_stream(match_id)
             folded = folding.load(stream)
             if folded.match_rules.closing_event(folded.state) is not None:
-                outbox.register(CLOSE_TASK, [str(match_id)], key=_close_key(match_id))
+                outbox.register(
+                    appending.CLOSE_TASK, [str(match_id)], key=appending.close_key(match_id)
+                )
                 registered += 1
     return registered
-
-
-def _close_key(match_id: uuid.UUID) -> str:
-    return f"close:{match_id}"
 
 
 # --- recorders ---------------------------------------------------------------------------------
@@ -402,7 +387,7 @@ def event_record(
     meta: dict[str, Any] | None = None,
     user: Any = None,
     category: str | None = None,
-) -> Recorded:
+) -> appending.Recorded:
     """Record one client event on a game or match stream (idempotent by ``event_id``).
 
     ``category`` ("game" or "match"), when given, is the kind of stream the caller addressed;
@@ -423,7 +408,7 @@ def event_record(
                 stream_id, event_id, type, data, expected_version, meta, recorder
             )
             if fast is not None:
-                return Recorded(fast[0], fast[1], created=True, status=fast[2])
+                return appending.Recorded(fast[0], fast[1], created=True, status=fast[2])
         permissions.check_may_record(user, stream_id)
         return _record(stream_id, event_id, type, data, expected_version, meta, category, user)
     except journal.EventIdReused:
@@ -446,7 +431,7 @@ def _checked_event(
     if type not in SERVICE_ONLY:  # refused as event.reserved_type, whatever their data
         event_types.check_data(type, data)
     data = event_types.normalise(type, data)
-    return data, _meta(user, event_types.check_meta(canonical(meta or {})))
+    return data, appending.recorded_meta(user, event_types.check_meta(canonical(meta or {})))
 
 
 @transaction.atomic
@@ -459,7 +444,7 @@ def _record(
     meta: dict[str, Any],
     category: str | None,
     user: Any,
-) -> Recorded:
+) -> appending.Recorded:
     stream = journal.lock_stream(stream_id)
     if category is not None and stream.category != category:
         raise Stream.DoesNotExist(f"There is no {category} {stream_id}.")
@@ -475,7 +460,7 @@ def _record(
     _check_not_abandoned(stream)
     if type == UNDO and stream.status != Stream.Status.IN_PROGRESS:
         _check_reopen(user, data)
-    return _append(stream, event_id, type, data, meta, None)
+    return appending.append(stream, event_id, type, data, meta, None)
 
 
 def _check_not_abandoned(stream: Stream) -> None:
@@ -500,7 +485,7 @@ def _check_reopen(user: Any, data: dict[str, Any]) -> None:
 
 def _replay_of(
     event_id: uuid.UUID, stream_id: uuid.UUID, type: str, data: dict[str, Any]
-) -> Recorded | None:
+) -> appending.Recorded | None:
     """The original outcome if ``event_id`` was recorded with the same body; raise if not."""
     row = journal.find(event_id)
     if row is None:
@@ -510,8 +495,8 @@ def _replay_of(
         raise journal.EventIdReused(event_id)
     stream = Stream.objects.get(pk=stream_id)
     folded = folding.load(stream, at_version=event.version)
-    status = stream.status if event.version == stream.version else _status(folded, "")
-    return Recorded(event, folded, created=False, status=status)
+    status = stream.status if event.version == stream.version else appending.status_of(folded, "")
+    return appending.Recorded(event, folded, created=False, status=status)
 
 
 def _check_client_type(stream: Stream, type: str) -> None:
@@ -526,123 +511,3 @@ def _check_client_type(stream: Stream, type: str) -> None:
         raise IllegalEvent(
             "match.live_entry", "This match is recorded live: its games carry the moves."
         )
-
-
-def _append(
-    stream: Stream,
-    event_id: uuid.UUID,
-    type: str,
-    data: dict[str, Any],
-    meta: dict[str, Any],
-    folded: folding.Folded | None,
-) -> Recorded:
-    """Fold, insert, snapshot, project, and register side effects; the caller holds the lock."""
-    if type in SERVICE_ONLY:
-        data = canonical(data)  # the service's own events (a client's are canonical already)
-    after = _fold_next(stream, folded, type, data)
-    status_before = None if stream.version == 0 else stream.status
-    row = journal.insert(stream, event_id=event_id, type=type, data=data, meta=meta)
-    stream.status = _status(after, stream.status)
-    stream.snapshot = folding.pack(after, stream.pk)
-    stream.snapshot_version = stream.version
-    stream.save(update_fields=["version", "head_hash", "status", "snapshot", "snapshot_version"])
-    journal.keep_past(stream.pk, stream.version, stream.snapshot)
-    event = journal.read(row)
-    # Side effects first: they lock the match stream, and every path takes match locks
-    # before the player locks of the projections.
-    _after_append(stream, after, event)
-    reactions.current().handle(stream, after, event, status_before)
-    if stream.category == Stream.Category.GAME and stream.status == Stream.Status.IN_PROGRESS:
-        fast_append.remember(stream.pk, fast_append.Head(stream.version, stream.head_hash, after))
-    else:
-        fast_append.forget(stream.pk)
-    return Recorded(event, after, created=True, status=stream.status)
-
-
-def _fold_next(
-    stream: Stream, folded: folding.Folded | None, type: str, data: dict[str, Any]
-) -> folding.Folded:
-    version = stream.version + 1
-    if type in folding.START_EVENTS:
-        engine = folding.engine_for(stream.category, data)
-        return folding.Folded(stream.category, data, engine.start(data), version)
-    if type == UNDO:
-        _check_undo_allowed(stream)
-        header, states = folding.state_stack(stream)
-        step(folding.engine_for(stream.category, header).rules, states, Move(type, data))
-        return folding.Folded(stream.category, header, states[-1], version)
-    folded = folded or folding.load(stream)
-    state = folded.engine.apply(folded.state, Move(type, data))
-    return folding.Folded(stream.category, folded.header, state, version)
-
-
-def _check_undo_allowed(stream: Stream) -> None:
-    if stream.category == Stream.Category.GAME and stream.status != Stream.Status.IN_PROGRESS:
-        if stream.game.match_id is not None:
-            raise IllegalEvent(
-                "undo.game_closed",
-                "This game's result is already part of its match and cannot be taken back.",
-            )
-
-
-def _status(folded: folding.Folded, current: str) -> str:
-    # A settled match stays settled: its settlement is the last word. An abandoned one (a
-    # tournament round paired again: its round.repaired event says so) stays abandoned.
-    if current in (Stream.Status.SETTLED, Stream.Status.ABANDONED):
-        return current
-    return folded.engine.status(folded.state)
-
-
-def _after_append(stream: Stream, folded: folding.Folded, event: journal.StoredEvent) -> None:
-    """Side effects of a game finishing inside a match, and of a match completing; the
-    webhooks' deliveries of the event (match.settled, game.finished, round.paired)."""
-    webhooks.deliveries_register(event)
-    if stream.category == Stream.Category.GAME:
-        match_id = folded.header.get("match")
-        if match_id and stream.status == Stream.Status.FINISHED:
-            _report_game_to_match(stream, folded, uuid.UUID(match_id))
-    elif stream.category == Stream.Category.MATCH:
-        if stream.status == Stream.Status.FINISHED:
-            if folded.match_rules.closing_event(folded.state) is not None:
-                outbox.register(CLOSE_TASK, [str(stream.pk)], key=_close_key(stream.pk))
-        _render_sheet_again(stream)
-
-
-def _render_sheet_again(stream: Stream) -> None:
-    """A match event (game finished or scored, settled, rated, taken back) changes its score
-    sheet: render it again ahead of its readers, once, if it was ever rendered (its outbox row,
-    ``render:sheet:<id>``, exists). Without a worker the next reader renders it instead."""
-    if not settings.REPORTS_RENDER_AHEAD or stream.version < 2:
-        return
-    key = f"{SHEET_RENDER_KEY}{stream.pk}"
-    if Outbox.objects.filter(key=key).exists():
-        outbox.register(RENDER_TASK, [key.removeprefix("render:")], key=key)
-
-
-def _report_game_to_match(game_stream: Stream, folded: folding.Folded, match_id: uuid.UUID) -> None:
-    rules = folded.game_rules
-    result = rules.result(folded.state)
-    assert result is not None, "only a finished game reports to its match"
-    data: dict[str, Any] = {
-        "game": str(game_stream.pk),
-        "scores": [s.total for s in result.scores],
-        "winners": list(result.winners),
-    }
-    if isinstance(rules, ReportsToMatch):
-        # Facts a match format needs beyond the scores (who moved last, the last pawn ...).
-        data["report"] = rules.match_report(folded.state)
-    match_stream = journal.lock_stream(match_id)
-    event_id = uuid.uuid5(game_stream.pk, GAME_FINISHED)
-    _append(match_stream, event_id, GAME_FINISHED, data, _meta(None, {}), None)
-
-
-# --- helpers of the write side -----------------------------------------------------------------
-
-
-def _user_or_none(user: Any) -> Any:
-    return user if getattr(user, "is_authenticated", False) else None
-
-
-def _meta(user: Any, client_meta: dict[str, Any]) -> dict[str, Any]:
-    """The client's meta (checked by ``events.check_meta``) and who recorded the event."""
-    return {"recorded_by": getattr(_user_or_none(user), "pk", None), **client_meta}

@@ -2,7 +2,7 @@
 
 A tournament is a stream: every command locks it, folds the new event through
 ``games.tournaments.state`` (which refuses what does not fit) and appends it with the same
-machinery as games and matches (``services._append``). The pairing is computed here, once, and
+machinery as games and matches (``appending.append``). The pairing is computed here, once, and
 recorded whole in ``round.paired`` with the matches it created; the tournament's rows (entries,
 tables) are projections rewritten after each event. Directors write; keepers record only at
 their tables; a match's settlement reports its result to its tournament by itself.
@@ -18,12 +18,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games.play import permissions, services
+from games.play import appending, permissions, services
 from games.rules import registry
 from games.rules.base import make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent, StateConflict
-from games.store import event_types as event_types
-from games.store import folding, journal
+from games.store import event_types, folding, journal
 from games.store.canonical import canonical
 from games.store.models import Match, Stream, Tournament, TournamentEntry, TournamentTable
 from games.tournaments import layouts, rounds, standings
@@ -58,7 +57,7 @@ def tournament_create(
         system=header["system"],
         published=header["published"],
     )
-    services._append(stream, uuid.uuid4(), ts.CREATED, header, stored_meta, None)
+    appending.append(stream, uuid.uuid4(), ts.CREATED, header, stored_meta, None)
     return tournament
 
 
@@ -427,11 +426,10 @@ def _replay_of(
     return folding.load(stream)
 
 
-def result_from_match(
-    match_stream: Stream, folded: folding.Folded, closing: dict[str, Any]
-) -> None:
+def result_from_match(*, stream: Stream, folded: folding.Folded, data: dict[str, Any]) -> None:
     """Record a closed match's result on its tournament (once: the id derives from the match).
 
+    ``stream`` is the match's, ``data`` its closing event's (``reactions.MATCH_CLOSED``).
     Called inside the match's closing transaction, holding the match's lock; the tournament's
     lock comes second, as in every path that holds both.
     """
@@ -440,21 +438,21 @@ def result_from_match(
         return
     rules = folded.match_rules
     rows = sorted(rules.standing(folded.state), key=lambda row: row["seat"])
-    nets = _nets(closing, len(rows))
-    data = {
+    nets = _nets(data, len(rows))
+    result = {
         "round": place["round"],
         "table": place["table"],
-        "match": str(match_stream.pk),
+        "match": str(stream.pk),
         "ranks": [row["rank"] for row in rows],
         "scores": [row["total"] for row in rows],
         "net": nets,
     }
-    if "rating" in closing:
-        data["rating"] = closing["rating"]
-    stream = _lock(uuid.UUID(place["id"]))
-    event_id = uuid.uuid5(match_stream.pk, ts.RESULT_RECORDED)
+    if "rating" in data:
+        result["rating"] = data["rating"]
+    tournament = _lock(uuid.UUID(place["id"]))
+    event_id = uuid.uuid5(stream.pk, ts.RESULT_RECORDED)
     if journal.find(event_id) is None:
-        _append(stream, ts.RESULT_RECORDED, data, None, event_id=event_id)
+        _append(tournament, ts.RESULT_RECORDED, result, None, event_id=event_id)
 
 
 def duplicate_layout(match: Match, number: int | None) -> Any:
@@ -509,8 +507,8 @@ def _append(
     event_id: uuid.UUID | None = None,
     meta: dict[str, Any] | None = None,
 ) -> folding.Folded:
-    # services._append folds (refusing what does not fit) before it writes anything.
-    recorded = services._append(
+    # appending.append folds (refusing what does not fit) before it writes anything.
+    recorded = appending.append(
         stream, event_id or uuid.uuid4(), type, data, _meta(user, meta), folded
     )
     _project(stream, recorded.folded.state)
@@ -520,7 +518,7 @@ def _append(
 def _meta(user: Any, meta: dict[str, Any] | None) -> dict[str, Any]:
     """The meta stored with a director's event: the client's (checked as a game event's is,
     ``meta.*`` refusals) and who recorded it."""
-    return services._meta(user, event_types.check_meta(canonical(meta or {})))
+    return appending.recorded_meta(user, event_types.check_meta(canonical(meta or {})))
 
 
 def _project(stream: Stream, state: ts.TournamentState) -> None:

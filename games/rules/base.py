@@ -93,6 +93,7 @@ class Rules(Protocol[S]):
     """What every game kind provides. ``S`` is the game's immutable state type."""
 
     kind: str
+    title: str  # the game's name as the rule books print it ("High-Low Scarney")
     ruleset_type: type[Any]
     min_seats: int
     max_seats: int
@@ -128,6 +129,14 @@ class Rules(Protocol[S]):
 # --- capabilities a game may have, beyond the Rules protocol -----------------------------------
 # The service asks ``isinstance(rules, HasPotLedger)`` (and so on): a game declares a capability by
 # implementing its method, and mypy checks the signature where the game is used through it.
+
+
+@runtime_checkable
+class ThrowsDice(Protocol):
+    """A dice game: the faces its dice show (RULES.md 1.3, 1.4) and the most it throws at once."""
+
+    dice_faces: tuple[str, ...]
+    most_dice: int
 
 
 @runtime_checkable

@@ -2,7 +2,8 @@
 
 A name that one game alone records stays in that game's module; a name shared is defined here
 once, so ``dice.thrown`` or ``move.undone`` has one spelling and one constant in the house.
-Schema versions and upcasters belong to the write side (``games.store.event_types``), not to the rules.
+Schema versions and upcasters belong to the write side (``games.store.event_types``), not to the
+rules.
 """
 
 from __future__ import annotations

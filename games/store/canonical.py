@@ -3,8 +3,8 @@
 PostgreSQL keeps JSON numbers as ``numeric``: ``-0.0`` comes back ``0.0`` and ``1e20`` comes
 back an integer. An event hashed over its numbers as sent would then fail ``verify_events``, and
 an identical retry would not compare equal to its stored row. So the service puts every payload,
-once, at its door (``games.play.services``: the API, the demo and any other caller alike), in the form
-a jsonb round trip gives back unchanged, and hashes, stores, compares and returns that form:
+once, at its door (``games.play.services``: the API, the demo and any other caller alike), in the
+form a jsonb round trip gives back unchanged, and hashes, stores, compares and returns that form:
 
 - a float with a whole value becomes an int (``-0.0`` -> ``0``, ``2.0`` -> ``2``, ``1e20`` ->
   ``100000000000000000000``); any other finite float stays (its shortest ``repr`` is a decimal

@@ -34,8 +34,8 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 
-from games.store import journal
-from games.store.models import Checkpoint, Event
+from games.store import folding, journal
+from games.store.models import Checkpoint, Event, Stream
 
 logger = logging.getLogger(__name__)
 
@@ -341,3 +341,51 @@ def missing_streams(signed: Signed, seen: set[str]) -> Iterator[str]:
                 f"stream {stream_id}: {describe(versions[version][1])} signed it at version "
                 f"{version}, it is no longer in the database."
             )
+
+
+# Versions of one stream and the hash a checkpoint signed there (with the checkpoint).
+SignedHeads = dict[int, tuple[str, Any]]
+
+
+def verify_stream(stream: Stream, signed: SignedHeads | None = None) -> list[str]:
+    """What is wrong with one stream, each as a sentence naming the stream and version.
+
+    ``signed`` maps versions to the hash a checkpoint signed there (and the checkpoint).
+    """
+    where = f"stream {stream.pk} ({stream.kind})"
+    problems: list[str] = []
+    hashes: list[tuple[int, str]] = []
+    previous, expected_version = "", 1
+    for row in stream.events.order_by("version"):
+        hashes.append((row.version, row.hash))
+        if problems:
+            continue  # the first break of the chain is the one reported
+        if row.version != expected_version:
+            problems.append(
+                f"{where} version {row.version}: expected version {expected_version}, "
+                "the chain has a gap."
+            )
+        elif journal.chain_hash(previous, row) != row.hash:
+            problems.append(
+                f"{where} version {row.version}: hash mismatch, the event was altered after it "
+                "was recorded."
+            )
+        previous, expected_version = row.hash, expected_version + 1
+    problems.extend(check_stream(where, signed or {}, hashes))
+    if problems:
+        return problems
+    if expected_version - 1 != stream.version:
+        return [f"stream {stream.pk}: the stream row says version {stream.version}."]
+    if stream.version and stream.head_hash != previous:
+        return [f"{where}: the stream row's head hash is not its last event's hash."]
+    try:
+        folded = folding.refold(stream)
+    except Exception as error:  # a stored event the rules now refuse is exactly what we report
+        return [f"stream {stream.pk} ({stream.kind}): does not re-fold: {error}"]
+    snapshot = folding.unpack(stream)
+    if snapshot is not None and (snapshot.header, snapshot.state) != (folded.header, folded.state):
+        return [
+            f"{where}: its snapshot (authenticated: made by this installation at version "
+            f"{stream.version}) differs from a re-fold of its events: an event was changed."
+        ]
+    return []

@@ -5,8 +5,9 @@ stream row's UPDATE takes its lock and re-checks the version, the event is inser
 models updated in the same statement (the summary; when the move ends the game, its bonus rows
 and the players' records too). The state to fold onto comes from a per-process cache of
 stream heads; a head at version N is the state at version N forever, since events never change.
-The moves other processes of the host appended since are read from games.store.shared_heads and folded
-on, checked by their chain hashes. A head moved on where that cannot help (another host, more moves
+The moves other processes of the host appended since are read from games.store.shared_heads and
+folded on, checked by their chain hashes. A head moved on where that cannot help (another host, more
+moves
 than a slot keeps) costs one more statement, not the locked path: the statement that wrote nothing
 answers with the head it read, and the move is folded onto that once more.
 The statement writes the stream row's snapshot with every journal.SNAPSHOT_EVERY-th event and with
@@ -189,8 +190,8 @@ def _head(stream_id: uuid.UUID, expected_version: int | None) -> Head | None:
 
 def _caught_up(stream_id: uuid.UUID, head: Head) -> Head | None:
     """``head``, or the head after the moves other processes of this host appended since
-    (games.store.shared_heads), folded on; None if the stream is known to be further on but the moves
-    missed are not all there: the head is then read, not guessed at."""
+    (games.store.shared_heads), folded on; None if the stream is known to be further on but the
+    moves missed are not all there: the head is then read, not guessed at."""
     moves = shared_heads.newer(stream_id, head.version)
     if moves is None:
         return head

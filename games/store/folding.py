@@ -3,6 +3,10 @@
 The first event of every stream (``game.started`` / ``match.started``) carries everything needed
 to rebuild it: kind, seats, the effective ruleset and the setup. Folding the rest through the
 pure rule engine gives the state; the snapshot on the stream row only saves that work.
+
+This is the one module that loads a stream (:func:`load`: its snapshot, then the events after
+it) and saves one (:func:`save`: the event appended, the snapshot kept), as a repository of
+event-sourced aggregates does; ``games.store.journal`` below it reads and writes the rows.
 """
 
 from __future__ import annotations
@@ -418,6 +422,27 @@ def settlement(stream_id: uuid.UUID, folded: Folded) -> dict[str, Any] | None:
     if not folded.match_rules.is_settled(folded.state):
         return None
     return journal.event_data(stream_id, MATCH_SETTLED, last=True)
+
+
+def save(
+    stream: Stream,
+    after: Folded,
+    status: str,
+    *,
+    event_id: uuid.UUID,
+    type: str,
+    data: dict[str, Any],
+    meta: dict[str, Any],
+) -> journal.StoredEvent:
+    """Append the event that made ``after`` and keep ``after`` as the stream's snapshot, with its
+    ``status``; the caller holds the stream's lock and the transaction (the locked path)."""
+    row = journal.insert(stream, event_id=event_id, type=type, data=data, meta=meta)
+    stream.status = status
+    stream.snapshot = pack(after, stream.pk)
+    stream.snapshot_version = stream.version
+    stream.save(update_fields=["version", "head_hash", "status", "snapshot", "snapshot_version"])
+    journal.keep_past(stream.pk, stream.version, stream.snapshot)
+    return journal.read(row)
 
 
 def load(stream: Stream, at_version: int | None = None) -> Folded:

@@ -18,7 +18,6 @@ from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections,
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from games.play.permissions import RECORDER_CONDITION
 from games.store import event_types as event_types
 from games.store.models import Event, PastSnapshot, Stream
 
@@ -49,6 +48,22 @@ class StoredEvent:
     recorded_at: datetime
     hash: str
     schema_version: int
+
+
+# Who records a stream (its creator, its keepers, the creator and keepers of its match): the
+# test of games.play.permissions (its _RECORDER_SQL), as a condition on the games_stream row an
+# UPDATE is about to write: the fast path (games.store.fast_append) makes it inside its one
+# statement rather than in a
+# query of its own. A move it stops goes to the locked path, where check_may_record says why.
+RECORDER_CONDITION = """(
+    games_stream.created_by_id = %(recorder)s
+    OR EXISTS (SELECT 1 FROM games_stream_keepers k
+               WHERE k.stream_id = games_stream.id AND k.user_id = %(recorder)s)
+    OR EXISTS (SELECT 1 FROM games_game g JOIN games_stream m ON m.id = g.match_id
+               WHERE g.stream_id = games_stream.id
+                 AND (m.created_by_id = %(recorder)s
+                      OR EXISTS (SELECT 1 FROM games_stream_keepers mk
+                                 WHERE mk.stream_id = m.id AND mk.user_id = %(recorder)s))))"""
 
 
 def lock_stream(stream_id: uuid.UUID) -> Stream:
@@ -336,7 +351,7 @@ def append_unlocked(
     was stale can fold again without another round trip; else the event's position. ``more`` are
     read-model updates written in the same statement, each ``(sql, params)`` with a
     ``WITH``-clause body that may refer to ``s``. With ``recorder``, the UPDATE also tests that
-    user's right to record (games.play.permissions.RECORDER_CONDITION): without it, nothing is written.
+    user's right to record (RECORDER_CONDITION): without it, nothing is written.
     ``snapshot`` None leaves the stream's older snapshot in place (SNAPSHOT_EVERY).
     """
     data, meta = _CANONICAL.encode(event.data), _CANONICAL.encode(event.meta)
@@ -510,7 +525,7 @@ _EVENT_DATA_LAST = _EVENT_DATA_FIRST.replace("ORDER BY version", "ORDER BY versi
 # The all-stream feed in an order no reader can skip through (see games migration 0005): only
 # events of finished transactions, in (transaction id, position) order, resuming after the
 # event the reader saw last.
-_FEED_SQL = """
+FEED_SQL = """
     SELECT e.position, e.id, e.stream_id, e.version, e.type, e.schema_version, e.data, e.meta,
         e.recorded_at, e.hash
     FROM games_event e
@@ -530,11 +545,11 @@ def feed_page(after: int, limit: int) -> list[Event]:
     if connection.vendor != "postgresql":
         # One writer at a time (SQLite): positions commit in order.
         return list(Event.objects.filter(position__gt=after).order_by("position")[:limit])
-    txid = _txid_of(after)
-    return list(Event.objects.raw(_FEED_SQL, {"txid": txid, "after": after, "limit": limit}))
+    txid = txid_of(after)
+    return list(Event.objects.raw(FEED_SQL, {"txid": txid, "after": after, "limit": limit}))
 
 
-def _txid_of(position: int) -> str:
+def txid_of(position: int) -> str:
     if position == 0:
         return "0"
     with connection.cursor() as cursor:

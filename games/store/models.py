@@ -218,10 +218,11 @@ class Event(models.Model):
 
 
 class PastSnapshot(models.Model):
-    """A stream's state at a version that is a multiple of ``games.store.journal.KEEP_EVERY``, kept so
-    that a state of the past (a retry's original answer, ``?at_version=``) folds at most that
+    """A stream's state at a version that is a multiple of ``games.store.journal.KEEP_EVERY``, kept
+    so that a state of the past (a retry's original answer, ``?at_version=``) folds at most that
     many events rather than the whole stream. A cache like ``Stream.snapshot``, authenticated
-    the same way (games.store.folding); written by games.store.journal with the event of its version."""
+    the same way (games.store.folding); written by games.store.journal with the event of its
+    version."""
 
     pk = models.CompositePrimaryKey("stream_id", "version")
     stream = models.ForeignKey(Stream, on_delete=models.CASCADE, related_name="+", db_index=False)

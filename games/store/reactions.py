@@ -1,13 +1,24 @@
-"""The read models the write side keeps in step, as the read side registers them.
+"""Reactions across contexts: registered when Django starts, called here, never imported.
 
-The write side never imports ``scoring``: the scoring app registers, when Django starts, an object
-(its ``scoring.projections`` package) that updates the read models of one appended event in the
-appending transaction, and gives the SQL pieces the fast path adds to its one statement. With no
-read side installed, an append would leave the read models behind, so it fails loudly instead.
+The store and play never import what reacts to them (the read side, the tournaments' services,
+the webhooks). Each of those registers in its ``AppConfig.ready()``, as a Bus subscriber would:
+
+- ``subscribe(topic, handler)``: ``publish(topic, **facts)`` calls every handler of the topic, in
+  the appending transaction, in the order they registered. Topics and their facts:
+  ``APPENDED`` (``event``: an event appended by the locked path), ``MATCH_CLOSED`` (``stream``,
+  ``folded``, ``data``: a match's closing event, settlement or rating, just appended),
+  ``REBUILT`` (no facts: every read model was rebuilt from the events).
+- ``answer(question, handler)``: ``ask(question, **facts)`` is the first registered answer that
+  is not None. ``DUPLICATE_LAYOUT`` (``match``, ``number``): the layout a tournament's duplicate
+  round starts its games on.
+- ``register(models)``: the read models kept in step in the appending transaction (the read
+  side's ``scoring.projections``), with the SQL pieces the fast path adds to its one statement.
+  With no read side installed an append would leave them behind, so it fails loudly instead.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -17,6 +28,42 @@ if TYPE_CHECKING:
     from games.store.folding import Folded
     from games.store.journal import StoredEvent
     from games.store.models import Stream
+
+APPENDED = "event.appended"
+MATCH_CLOSED = "match.closed"
+DUPLICATE_LAYOUT = "match.duplicate_layout"
+REBUILT = "read_models.rebuilt"
+
+_subscribers: dict[str, list[Callable[..., None]]] = {}
+_answers: dict[str, list[Callable[..., Any]]] = {}
+
+
+def subscribe(topic: str, handler: Callable[..., None]) -> None:
+    """Call ``handler(**facts)`` on every ``publish(topic, ...)``; registering twice is once."""
+    handlers = _subscribers.setdefault(topic, [])
+    if handler not in handlers:
+        handlers.append(handler)
+
+
+def publish(topic: str, **facts: Any) -> None:
+    for handler in _subscribers.get(topic, ()):
+        handler(**facts)
+
+
+def answer(question: str, handler: Callable[..., Any]) -> None:
+    """Let ``handler(**facts)`` answer ``ask(question, ...)``; registering twice is once."""
+    handlers = _answers.setdefault(question, [])
+    if handler not in handlers:
+        handlers.append(handler)
+
+
+def ask(question: str, **facts: Any) -> Any:
+    for handler in _answers.get(question, ()):
+        reply = handler(**facts)
+        if reply is not None:
+            return reply
+    return None
+
 
 # One piece of the fast path's statement: SQL with named parameters.
 Clause = tuple[str, dict[str, Any]]

@@ -1,7 +1,8 @@
 """The last moves of each game, shared by the web processes of one host.
 
-The fast path keeps each process's heads (games.store.fast_append). When a game's moves reach several
-processes, as they do behind a load balancer or when a table's device reconnects, a process's
+The fast path keeps each process's heads (games.store.fast_append). When a game's moves reach
+several processes, as they do behind a load balancer or when a table's device reconnects, a
+process's
 head is behind the stream as often as not, and without help it learns so from a statement that
 writes nothing: two statements for one move. So every move the fast path appends is also written
 here, with all its chain hash covers, into the slot of its game in a file in shared memory

@@ -1,4 +1,5 @@
-"""The webhooks app: its models, and its Celery tasks registered in every process."""
+"""The webhooks app: its models, its Celery tasks registered in every process, and its reaction
+to every appended event (its deliveries, registered in the appending transaction)."""
 
 from django.apps import AppConfig
 
@@ -10,4 +11,7 @@ class WebhooksConfig(AppConfig):
 
     def ready(self) -> None:
         # The web process runs the tasks itself in eager mode, and the outbox finds them by name.
-        from games.webhooks import tasks  # noqa: F401
+        from games.store import reactions
+        from games.webhooks import services, tasks  # noqa: F401
+
+        reactions.subscribe(reactions.APPENDED, services.deliveries_register)

@@ -1,7 +1,8 @@
 """One attempt at one delivery: claim it, POST the signed event, record the answer.
 
-A delivery is sent by the outbox (``games.store.outbox``): its row ``webhook:<delivery id>`` is written
-with the delivery and is done only in the transaction that finishes the delivery (delivered, or
+A delivery is sent by the outbox (``games.store.outbox``): its row ``webhook:<delivery id>`` is
+written with the delivery and is done only in the transaction that finishes the delivery (delivered,
+or
 failed after the last attempt). Between attempts the row is deferred to the next attempt's time,
 so beat's relay sends it again when it is due: that relay is the retry, and it also re-sends a
 task lost with a worker or a broker.

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from games.rules import registry
+
 STATUS = {
     "in_progress": "In progress",
     "finished": "Finished",
@@ -27,21 +29,10 @@ def status(value: str) -> str:
     return STATUS.get(value, _sentence(value))
 
 
-# Whole names the rule books spell their own way.
-FORMATS = {
-    "high-low-scarney": "High-Low Scarney",
-    "scarney-put-and-take": "Scarney Put-and-Take",
-    "going-to-boston": "Going to Boston",
-}
-
-
 def format_name(kind: str) -> str:
-    """``scarney-solitaire`` -> ``Scarney Solitaire``; each word capitalised as a title."""
-    if kind in FORMATS:
-        return FORMATS[kind]
-    return " ".join(
-        WORDS.get(word, word.capitalize()) for word in kind.replace("_", "-").split("-")
-    )
+    """A game kind or match format by its book name (its rules' ``title``: every format is
+    named for its game); ``game.unknown_kind`` for a kind the rules do not keep."""
+    return registry.get(kind).title
 
 
 def bonus(kind: str) -> str:
@@ -59,7 +50,7 @@ def label(key: str) -> str:
         return STATUS[key]
     if key in TIEBREAKS:
         return TIEBREAKS[key]
-    if "-" in key:  # kinds and formats are the only codes spelt with hyphens
+    if key in registry.kinds():  # every match format is named for its game kind
         return format_name(key)
     return _sentence(key)
 

@@ -2,8 +2,8 @@
 tie-breaks, and one player's evening slip.
 
 Read from the tournament's folded state through the functions the API and the admin answer with
-(``round_json``, ``standings_json``, ``settlement_json``, via ``scoring.documents.tournament_pages``), so the
-paper, the admin page and the API never differ.
+(``round_json``, ``standings_json``, ``settlement_json``, via
+``scoring.documents.tournament_pages``), so the paper, the admin page and the API never differ.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from games.api.tournaments import round_json, settlement_json, standings_json
+from games.play.tournament_shapes import round_json, settlement_json, standings_json
 from games.store.models import Tournament
 from games.tournaments import state as ts
 from scoring.documents import labels, tournament_pages

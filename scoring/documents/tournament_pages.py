@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.api.tournaments import round_json, settlement_json, standings_json
+from games.play.tournament_shapes import round_json, settlement_json, standings_json
 from games.store import folding
 from games.store.models import Tournament
 from games.tournaments import state as ts

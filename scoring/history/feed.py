@@ -5,8 +5,8 @@ per event, without building a model, a StoredEvent or a dict per row: rows are r
 through a server-side cursor, and the stored ``data``/``meta`` (jsonb, which the database sends
 as text) are passed through once compacted, unless their schema version is old (then upcast).
 
-The order and the never-skip guarantee are the store's: the query is ``games.store.journal``'s own feed
-query (events of finished transactions only, in (txid, position) order), run page after page as
+The order and the never-skip guarantee are the store's: the query is ``games.store.journal``'s own
+feed query (events of finished transactions only, in (txid, position) order), run page after page as
 ``journal.feed_page`` is, until a page comes back short.
 """
 
@@ -36,7 +36,7 @@ _SLOW = ("\\", ".")
 def position_known(after: int) -> None:
     """Raise ``journal.UnknownPosition`` unless ``after`` is 0 or an event's position."""
     if after and connection.vendor == "postgresql":
-        journal._txid_of(after)
+        journal.txid_of(after)
 
 
 def lines(after: int) -> Iterator[str]:
@@ -57,9 +57,9 @@ def lines(after: int) -> Iterator[str]:
 def _page(after: int) -> Iterator[list[tuple[Any, ...]]]:
     """One feed query's rows in chunks, read through a server-side cursor (which lives only
     inside a transaction: one short transaction per page, so none stays open for the stream)."""
-    params: dict[str, int | str] = {"txid": journal._txid_of(after), "after": after, "limit": PAGE}
+    params: dict[str, int | str] = {"txid": journal.txid_of(after), "after": after, "limit": PAGE}
     with transaction.atomic(), connection.chunked_cursor() as cursor:
-        cursor.execute(journal._FEED_SQL, params)
+        cursor.execute(journal.FEED_SQL, params)
         while chunk := cursor.fetchmany(FETCH):
             yield chunk
 

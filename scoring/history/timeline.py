@@ -12,7 +12,6 @@ import base64
 import datetime as dt
 import json
 import uuid
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -20,7 +19,6 @@ from django.db import connection
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games.api.http.renderers import JSONRenderer
 from games.store.journal import prepared_rows
 from games.store.models import GameSeat, MatchSeat, Player
 from scoring import selectors
@@ -411,43 +409,3 @@ def _cursor(raw: Any) -> tuple[str, str] | None:
         return str(at), str(last)
     except (ValueError, TypeError, UnicodeError):
         raise BadQuery("cursor: use the 'next' value of the previous page as it is.") from None
-
-
-class JsonTextRenderer(JSONRenderer):
-    """DRF's JSON with ``JsonText`` values written in as they are (the player's history, the
-    match list): each is rendered as a mark, and the marks are replaced by the texts. Indented
-    (the browsable API), not compact, or if a mark were found more often than placed, the
-    values are decoded and rendered as any answer is, which gives the same bytes."""
-
-    MARK = "\x00json\x00"  # PostgreSQL text cannot hold a NUL, so no value is this
-    RENDERED_MARK = b'"\\u0000json\\u0000"'
-
-    def render(
-        self,
-        data: Any,
-        accepted_media_type: str | None = None,
-        renderer_context: Mapping[str, Any] | None = None,
-    ) -> bytes:
-        if isinstance(data, bytes):  # a body rendered before (games.api.answer_cache)
-            return bytes(data)
-        indent = self.get_indent(accepted_media_type or "", renderer_context or {})
-        if indent is None and self.compact:
-            texts: list[str] = []
-            body = super().render(self._marked(data, texts), accepted_media_type, renderer_context)
-            pieces = body.split(self.RENDERED_MARK)
-            if len(pieces) == len(texts) + 1:
-                spliced = [pieces[0]]
-                for text, piece in zip(texts, pieces[1:], strict=True):
-                    spliced += [text.encode(), piece]
-                return b"".join(spliced)
-        return bytes(super().render(decoded(data), accepted_media_type, renderer_context))
-
-    def _marked(self, value: Any, texts: list[str]) -> Any:
-        if isinstance(value, JsonText):
-            texts.append(value)
-            return self.MARK
-        if isinstance(value, dict):
-            return {key: self._marked(item, texts) for key, item in value.items()}
-        if isinstance(value, list):
-            return [self._marked(item, texts) for item in value]
-        return value

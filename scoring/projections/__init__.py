@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from games.store import reactions
 from scoring.projections import check, game_summary, match_standing, player_records
 
 # Order matters for rebuild: player records are derived from the game summaries.
@@ -76,7 +77,5 @@ def rebuild_all(
             rows = module.rebuild(progress=progress, workers=workers)
             if report:
                 report(module.__name__.rsplit(".", 1)[-1], rows)
-    from games.api import answer_cache  # the web layer's: imported late, not at load
-
-    # Rebuilt rows keep their versions: answers this process kept must be built anew.
-    answer_cache.forget_all()
+    # Rebuilt rows keep their versions: answers kept from them must be built anew.
+    reactions.publish(reactions.REBUILT)

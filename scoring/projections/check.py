@@ -184,7 +184,7 @@ def _matches() -> Iterator[str]:
     for replayed in final_states("match"):
         match = replayed.stream_id
         seen.add(match)
-        status = match_standing._status(replayed.status, replayed.folded)
+        status = match_standing.status_of(replayed.status, replayed.folded)
         expected = _json(
             {
                 **standing_fields(replayed.folded, status),

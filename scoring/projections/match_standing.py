@@ -28,7 +28,7 @@ def rebuild(progress: Callable[[int], None] | None = None, workers: int = 1) -> 
         MatchStanding(
             match_id=r.stream_id,
             updated_at=r.updated_at,
-            **standing_fields(r.folded, _status(r.status, r.folded)),
+            **standing_fields(r.folded, status_of(r.status, r.folded)),
         )
         for r in final_states("match", progress)
     ]
@@ -36,7 +36,7 @@ def rebuild(progress: Callable[[int], None] | None = None, workers: int = 1) -> 
     return len(rows)
 
 
-def _status(stored: str | None, folded: Folded) -> str:
+def status_of(stored: str | None, folded: Folded) -> str:
     if stored in ("settled", "abandoned"):
         return stored
     return (

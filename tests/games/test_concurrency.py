@@ -17,7 +17,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection, transaction
 
-from games.play import services
+from games.play import appending, services
 from games.rules import registry
 from games.rules.scarney_board.board import CIRCLES, circle_name
 from games.store import folding, journal
@@ -100,7 +100,7 @@ def test_of_eight_writers_racing_at_one_expected_version_exactly_one_wins(player
     assert len(takeoffs) == WRITERS
 
     # when eight writers each record a different take-off at version 2, at once
-    def take_off(i: int) -> services.Recorded:
+    def take_off(i: int) -> appending.Recorded:
         return services.event_record(
             stream_id=stream.pk,
             event_id=uuid.uuid4(),
@@ -112,7 +112,7 @@ def test_of_eight_writers_racing_at_one_expected_version_exactly_one_wins(player
     results = in_threads(WRITERS, take_off)
 
     # then one is recorded at version 3, and seven are told the stream is at version 3
-    won = [r for r in results if isinstance(r, services.Recorded)]
+    won = [r for r in results if isinstance(r, appending.Recorded)]
     lost = [r for r in results if isinstance(r, journal.VersionConflict)]
     assert len(won) == 1, results
     assert len(lost) == WRITERS - 1, results
@@ -129,7 +129,7 @@ def test_eight_copies_of_one_event_sent_at_once_record_it_once_and_all_get_its_a
     takeoff = RULES.legal_events(folding.load(stream).state)[0]
     event_id = uuid.uuid4()
 
-    def send(i: int) -> services.Recorded:
+    def send(i: int) -> appending.Recorded:
         return services.event_record(
             stream_id=stream.pk,
             event_id=event_id,
@@ -140,7 +140,7 @@ def test_eight_copies_of_one_event_sent_at_once_record_it_once_and_all_get_its_a
 
     results = in_threads(WRITERS, send)
 
-    assert all(isinstance(r, services.Recorded) for r in results), results
+    assert all(isinstance(r, appending.Recorded) for r in results), results
     assert sorted(r.created for r in results) == [False] * (WRITERS - 1) + [True]
     assert all(r.event == results[0].event for r in results)
     assert results[0].event.version == 3
@@ -154,7 +154,7 @@ def test_one_event_id_sent_at_once_to_two_streams_is_recorded_on_one_and_refused
     streams = [laid_out_game(player), laid_out_game(player)]
     event_id = uuid.uuid4()
 
-    def send(i: int) -> services.Recorded:
+    def send(i: int) -> appending.Recorded:
         takeoff = RULES.legal_events(folding.load(streams[i]).state)[i]
         return services.event_record(
             stream_id=streams[i].pk,
@@ -166,7 +166,7 @@ def test_one_event_id_sent_at_once_to_two_streams_is_recorded_on_one_and_refused
 
     results = in_threads(2, send)
 
-    won = [r for r in results if isinstance(r, services.Recorded)]
+    won = [r for r in results if isinstance(r, appending.Recorded)]
     refused = [r for r in results if isinstance(r, journal.EventIdReused)]
     assert len(won) == 1 and len(refused) == 1, results
     assert Event.objects.filter(id=event_id).count() == 1

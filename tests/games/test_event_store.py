@@ -18,7 +18,7 @@ from django.utils import timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.play import services
+from games.play import appending, services
 from games.rules import registry
 from games.rules.base import Move
 from games.rules.scarney_board.board import CIRCLES, circle_name
@@ -68,7 +68,7 @@ LAID_OUT = RULES.apply(
 LINE = long_line(LAID_OUT, 9)
 
 
-def play(stream: Stream, moves: int) -> list[services.Recorded]:
+def play(stream: Stream, moves: int) -> list[appending.Recorded]:
     """Lay the board out, then play LINE: ``moves`` events after ``game.started`` in all."""
     outcomes = [record(stream.pk, "board.laid_out", {"position": LAYOUT}, expected_version=1)]
     for move in LINE[: moves - 1]:

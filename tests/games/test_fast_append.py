@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.db import transaction
 
 from bench import families
-from games.play import services
+from games.play import appending, services
 from games.rules.base import Move
 from games.store import fast_append, folding, journal
 from games.store.models import Event, Stream
@@ -193,7 +193,7 @@ def test_a_head_left_stale_by_another_process_costs_no_locked_path(
     assert folding.refold(Stream.objects.get(pk=game_id)).state == recorded.folded.state
 
 
-def _move(game_id: uuid.UUID, rng: random.Random) -> services.Recorded:
+def _move(game_id: uuid.UUID, rng: random.Random) -> appending.Recorded:
     move = next_move(game_id, rng)
     return services.event_record(
         stream_id=game_id, event_id=uuid.uuid4(), type=move.type, data=dict(move.data)

@@ -1,5 +1,6 @@
 """A move's plain body is read without the serializer (games.api.streams._plain_move) exactly as the
-serializer (games.api.request_bodies.EventCreate) reads it; any other body goes to the serializer."""
+serializer (games.api.request_bodies.EventCreate) reads it; any other body goes to the
+serializer."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from games.demo import sample_tables
-from games.play import services
+from games.play import appending, services
 from games.play.representation import game_json
 from games.store import folding, journal
 from games.store.models import PastSnapshot, Stream
@@ -47,7 +47,7 @@ def play(game_id: uuid.UUID, moves: int, rng: random.Random) -> list[tuple[Any, 
     return made
 
 
-def answer(game_id: uuid.UUID, recorded: services.Recorded) -> dict[str, Any]:
+def answer(game_id: uuid.UUID, recorded: appending.Recorded) -> dict[str, Any]:
     return game_json(recorded.folded, stream_id=game_id, status=recorded.status)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from games.play import services
+from games.play import appending, services
 from games.store import fast_append, folding, journal, shared_heads
 from games.store.models import Stream
 from tests.play import random_layout, record
@@ -26,7 +26,7 @@ def started_game(seed: int) -> tuple[uuid.UUID, random.Random]:
     return game.pk, rng
 
 
-def move(game_id: uuid.UUID, rng: random.Random, **extra: Any) -> services.Recorded:
+def move(game_id: uuid.UUID, rng: random.Random, **extra: Any) -> appending.Recorded:
     folded = folding.load(Stream.objects.get(pk=game_id))
     chosen = rng.choice(folded.engine.rules.legal_events(folded.state))
     return services.event_record(

@@ -18,7 +18,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scarney_site.settings")
 django.setup()
 
-from games.play import services  # noqa: E402
+from games.play import appending  # noqa: E402
 from games.rules.events import MATCH_RATED, MATCH_SETTLED  # noqa: E402
 from scarney_site.celery import app  # noqa: E402
 
@@ -37,8 +37,8 @@ def _slow_append(*args: Any, **kwargs: Any) -> Any:
 
 
 if DELAY:
-    _append = services._append
-    services._append = _slow_append  # type: ignore[assignment]
+    _append = appending.append
+    appending.append = _slow_append  # type: ignore[assignment]
 
 if __name__ == "__main__":
     app.worker_main(sys.argv[1:])

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import connection
 from kombu import pools as kombu_pools
 
-from games.play import services
+from games.play import appending, services
 from games.rules import registry
 from games.rules.scarney_board.solitaire import match_rating
 from games.store import outbox
@@ -113,7 +113,7 @@ def start_game(match: Any) -> Any:
     return services.game_start(kind=KIND, seats=None, match_id=match.pk, setup=STUDY)
 
 
-def finish(game: Any) -> services.Recorded:
+def finish(game: Any) -> appending.Recorded:
     recorded = services.event_record(
         stream_id=game.pk,
         event_id=uuid.uuid4(),

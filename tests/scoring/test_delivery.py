@@ -26,7 +26,7 @@ from django.db import connection
 from django.db.models import Count
 from kombu import pools as kombu_pools
 
-from games.play import services
+from games.play import appending, services
 from games.rules.events import MATCH_SETTLED
 from games.store import outbox
 from games.store.models import Event, Outbox
@@ -188,7 +188,7 @@ def match_one_round_from_its_end() -> uuid.UUID:
     return match.pk
 
 
-def enter_round(match_id: uuid.UUID, scores: list[int]) -> services.Recorded:
+def enter_round(match_id: uuid.UUID, scores: list[int]) -> appending.Recorded:
     return services.event_record(
         stream_id=match_id, event_id=uuid.uuid4(), type="game.scored", data={"scores": scores}
     )

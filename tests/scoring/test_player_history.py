@@ -17,6 +17,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from games.api.http.query import filter_values, filtered
+from games.api.http.renderers import JsonTextRenderer
 from games.api.streams import NewestCursor
 from games.play import services
 from games.store.models import GameSeat, Match, Player, Stream, Tournament
@@ -30,7 +31,7 @@ from tests.play import play_out
 pytestmark = pytest.mark.django_db
 # The columns of a match list row as the ORM read them before the written statement.
 _LISTED = ("match_id", "format", "status", "standing", "winner", "rating", "warnings", "updated_at")
-Renderer = histories.JsonTextRenderer
+Renderer = JsonTextRenderer
 
 
 def finished_game(name: str, seed: int, user: Any = None) -> uuid.UUID:
@@ -237,18 +238,16 @@ def test_json_text_is_written_in_as_the_renderer_writes_the_values() -> None:
     assert [type(value) is histories.JsonText for value in values] == [1, 1, 0, 0, 0]
     data = {"results": [{"games": value, "name": "\u0000json"} for value in values], "next": None}
     plain = JSONRenderer().render(histories.decoded(data))
-    assert histories.JsonTextRenderer().render(data) == plain
+    assert JsonTextRenderer().render(data) == plain
     assert json.loads(plain)["results"][0]["games"]["b"][2] == {"c": "x, y: z"}
     # a value that renders as the mark itself: every value is decoded, same bytes
-    marked = {**data, "next": histories.JsonTextRenderer.MARK}
-    assert histories.JsonTextRenderer().render(marked) == JSONRenderer().render(
-        histories.decoded(marked)
-    )
+    marked = {**data, "next": JsonTextRenderer.MARK}
+    assert JsonTextRenderer().render(marked) == JSONRenderer().render(histories.decoded(marked))
     # indented (the browsable API's view of the JSON): decoded
     context = {"indent": 4}
-    assert histories.JsonTextRenderer().render(
-        data, "application/json", context
-    ) == JSONRenderer().render(histories.decoded(data), "application/json", context)
+    assert JsonTextRenderer().render(data, "application/json", context) == JSONRenderer().render(
+        histories.decoded(data), "application/json", context
+    )
 
 
 # --- the match list's statement against the queryset it replaces --------------------------------

@@ -1,7 +1,8 @@
 """The one place where errors become HTTP answers: ``{"code", "detail", ...}`` (API.md).
 
-Rule refusals are 422, version conflicts and reused ids 409, missing things 404, malformed
-requests 400. Anything unexpected is logged and answered 500 in the same shape; it is a bug.
+A service's refusal is answered as ``games.play.refusals`` says (rule refusals 422, version
+conflicts and reused ids 409, ...), as the pages and the admin show it; missing things are 404,
+malformed requests 400. Anything unexpected is logged and answered 500 in the same shape: a bug.
 """
 
 from __future__ import annotations
@@ -16,10 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from games.api.http.query import QueryError
-from games.play.permissions import NotPermitted
-from games.rules.errors import RuleError, StateConflict
-from games.store.canonical import BadValue
-from games.store.journal import EventIdReused, VersionConflict
+from games.play.refusals import refusal_of
 
 log = logging.getLogger(__name__)
 
@@ -39,31 +37,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
 
 def _known(exc: Exception) -> Response | None:
-    if isinstance(exc, RuleError):
-        code = 409 if isinstance(exc, StateConflict) else 422
-        return Response(
-            {"code": exc.code, "detail": exc.message, **_jsonable(exc.data)}, status=code
-        )
-    if isinstance(exc, NotPermitted):
-        status_code = 401 if exc.code == "permission.login_required" else 403
-        return Response({"code": exc.code, "detail": exc.message}, status=status_code)
-    if isinstance(exc, VersionConflict):
-        return Response(
-            {
-                "code": "version.conflict",
-                "detail": f"The stream moved on: it is at version {exc.current_version}.",
-                "current_version": exc.current_version,
-            },
-            status=409,
-        )
-    if isinstance(exc, EventIdReused):
-        return Response(
-            {"code": "event.id_reused", "detail": str(exc), "id": str(exc.event_id)}, status=409
-        )
+    refused = refusal_of(exc)
+    if refused is not None:
+        return Response(refused.answer(), status=refused.status)
     if isinstance(exc, QueryError):
         return Response({"code": exc.code, "detail": str(exc.detail), **exc.data}, status=400)
-    if isinstance(exc, BadValue):
-        return Response({"code": exc.code, "detail": exc.message}, status=400)
     if isinstance(exc, RequestDataTooBig):
         return Response(
             {"code": "request.too_large", "detail": "The request body is too large."}, status=400
@@ -104,7 +82,3 @@ def _first_message(detail: Any) -> str | None:
     if isinstance(detail, str):
         return detail
     return None
-
-
-def _jsonable(data: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in data.items() if k not in ("code", "detail")}

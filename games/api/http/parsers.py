@@ -16,8 +16,9 @@ MAX_DEPTH = 32
 class JSONParser(parsers.JSONParser):
     """Refuses JSON nested too deeply and strings holding NUL characters (PostgreSQL cannot
     store them), as 400 ``request.malformed``; then gives the body in its canonical form
-    (``games.store.canonical``), refusing numbers that are not finite (``1e400``) and lone surrogates
-    as 400 ``request.bad_number`` and ``request.bad_text``, whichever endpoint they reach."""
+    (``games.store.canonical``), refusing numbers that are not finite (``1e400``) and lone
+    surrogates as 400 ``request.bad_number`` and ``request.bad_text``, whichever endpoint they
+    reach."""
 
     def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
         try:

@@ -23,6 +23,8 @@ import orjson
 from rest_framework import renderers
 from rest_framework.utils.encoders import JSONEncoder
 
+from scoring.history.timeline import JsonText, decoded
+
 # Datetimes and dataclasses go to DRF's encoder (orjson would write its own forms of them).
 _OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 _DRF_DEFAULT = JSONEncoder().default
@@ -66,3 +68,43 @@ class CsvRenderer(JSONRenderer):
 class HtmlRenderer(JSONRenderer):
     media_type = "text/html"
     format = "html"
+
+
+class JsonTextRenderer(JSONRenderer):
+    """DRF's JSON with ``JsonText`` values written in as they are (the player's history, the
+    match list): each is rendered as a mark, and the marks are replaced by the texts. Indented
+    (the browsable API), not compact, or if a mark were found more often than placed, the
+    values are decoded and rendered as any answer is, which gives the same bytes."""
+
+    MARK = "\x00json\x00"  # PostgreSQL text cannot hold a NUL, so no value is this
+    RENDERED_MARK = b'"\\u0000json\\u0000"'
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
+        if isinstance(data, bytes):  # a body rendered before (games.api.answer_cache)
+            return bytes(data)
+        indent = self.get_indent(accepted_media_type or "", renderer_context or {})
+        if indent is None and self.compact:
+            texts: list[str] = []
+            body = super().render(self._marked(data, texts), accepted_media_type, renderer_context)
+            pieces = body.split(self.RENDERED_MARK)
+            if len(pieces) == len(texts) + 1:
+                spliced = [pieces[0]]
+                for text, piece in zip(texts, pieces[1:], strict=True):
+                    spliced += [text.encode(), piece]
+                return b"".join(spliced)
+        return bytes(super().render(decoded(data), accepted_media_type, renderer_context))
+
+    def _marked(self, value: Any, texts: list[str]) -> Any:
+        if isinstance(value, JsonText):
+            texts.append(value)
+            return self.MARK
+        if isinstance(value, dict):
+            return {key: self._marked(item, texts) for key, item in value.items()}
+        if isinstance(value, list):
+            return [self._marked(item, texts) for item in value]
+        return value

@@ -1,7 +1,7 @@
 """The shapes of the API's answers, for the OpenAPI schema (drf-spectacular components).
 
-The views build their answers as plain data (games/play/representation.py, games/api/tournaments.py);
-these serializers only describe them, so that a client (and schemathesis'
+The views build their answers as plain data (games/play/representation.py,
+games/api/tournaments.py); these serializers only describe them, so that a client (and schemathesis'
 ``response_schema_conformance``) can check every 200 against a typed shape. A game's state
 carries fields of its family besides the common ones (``board``, ``dice``, hands ...): those are
 named here where every family has them and left open otherwise.

@@ -120,7 +120,8 @@ class PlaysAnswer(serializers.Serializer[Any]):
     plays = Play(many=True)
 
 
-# --- a player's statistics (scoring/history/stats.py) -----------------------------------------------
+# --- a player's statistics (scoring/history/stats.py)
+# -----------------------------------------------
 
 
 class Tally(serializers.Serializer[Any]):

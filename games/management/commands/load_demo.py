@@ -21,6 +21,6 @@ class Command(BaseCommand):
         user = get_user_model().objects.get(username=loading.DEMO_USER)
         _token, key = ApiToken.objects.issue(user)  # a new one each time: keys are kept hashed
         self.stdout.write(
-            f"Demo login: {loading.DEMO_USER} / {loading.DEMO_PASSWORD} (admin at /admin/, API token "
-            f"{key})"
+            f"Demo login: {loading.DEMO_USER} / {loading.DEMO_PASSWORD} "
+            f"(admin at /admin/, API token {key})"
         )

@@ -1,56 +1,33 @@
 """What a dice game's page shows, read off the game's JSON: the faces to enter and how many, the
 stand, hit and double-down choices, each throw itemised, the frames or the score sheet.
 
-Arranged for the templates only (as games.pages.tables.presenting): what may be recorded comes from the
-game's ``expected``, and the service judges every throw.
+Arranged for the templates only (as games.pages.tables.presenting): what may be recorded comes from
+the game's ``expected``, and the service judges every throw.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.rules.dice import ORDINARY_FACES, SCARNEY_FACES
-from games.rules.dice_games import boston, double_cameroon, hearts_due
-from games.rules.put_and_take import state as put_and_take
-from games.rules.scarney_3000 import throws as scarney_3000
-from games.rules.straight_dice import throws as straight_dice
+from games.rules import registry
+from games.rules.base import ThrowsDice
 from scoring.documents import labels
-
-# The kinds thrown with Scarney dice (1 3 4 6 D); every other dice game uses ordinary dice.
-SCARNEY_DICE_KINDS = frozenset(
-    {
-        "straight-scarney-dice",
-        "partnership-straight-scarney-dice",
-        "scarney-3000",
-        "partnership-scarney-3000",
-        "scarney-put-and-take",
-    }
-)
-# The most dice a game throws at once: while moves wait to be sent, the cup takes up to this.
-MOST_DICE = {
-    "straight-scarney-dice": straight_dice.DICE,
-    "partnership-straight-scarney-dice": straight_dice.DICE,
-    "scarney-3000": scarney_3000.DICE,
-    "partnership-scarney-3000": scarney_3000.DICE,
-    "scarney-put-and-take": put_and_take.DICE,
-    "going-to-boston": boston.DICE,
-    "multiplication": boston.DICE,
-    "hearts-due": hearts_due.DICE,
-    "double-cameroon": double_cameroon.DICE,
-}
 
 
 def dice(game: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
     """The faces to enter, how many, the stand and double-down choices, each throw itemised."""
     view = game["dice"]
-    faces = SCARNEY_FACES if game["kind"] in SCARNEY_DICE_KINDS else ORDINARY_FACES
+    rules = registry.get(game["kind"])  # an unknown kind is refused here, never drawn by guess
+    if not isinstance(rules, ThrowsDice):
+        raise TypeError(f"{game['kind']} is not a dice game.")
     throwing = "dice.thrown" in game["expected"] and game["status"] == "in_progress"
     shooter = view.get("shooter", view.get("turn"))
     in_cup = view.get("in_cup") or 0
     return {
-        "faces": faces,
+        "faces": rules.dice_faces,
         "in_cup": in_cup,
-        "most": max(in_cup, MOST_DICE.get(game["kind"], 0)),
+        # While moves wait to be sent, the cup takes up to the most the game throws at once.
+        "most": max(in_cup, rules.most_dice),
         # A throw while a point score may be kept is the rule books' "hit".
         "hit": throwing and "shooter.stood" in game["expected"],
         "throwing": throwing,

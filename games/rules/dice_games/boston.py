@@ -100,9 +100,13 @@ class BostonRules:
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
 
+    dice_faces = ORDINARY_FACES
+    most_dice = DICE
+
     def __init__(self, kind: str, name: str, score: Callable[[Sequence[str]], int]) -> None:
         self.kind = kind
         self.name = name
+        self.title = name
         self.score = score
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:

@@ -106,6 +106,9 @@ class DoubleCameroonRules:
     """The rule engine of ``double-cameroon``."""
 
     kind = KIND
+    title = "Double Cameroon"
+    dice_faces = ORDINARY_FACES
+    most_dice = DICE
     ruleset_type: type[Any] = Ruleset
     min_seats = 1
     max_seats = MAX_SEATS

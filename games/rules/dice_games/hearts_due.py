@@ -92,6 +92,9 @@ class HeartsDueRules:
     """The rule engine of ``hearts-due``."""
 
     kind = KIND
+    title = "Hearts Due"
+    dice_faces = ORDINARY_FACES
+    most_dice = DICE
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
     max_seats = MAX_SEATS

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count
-from games.rules.dice import number_total
+from games.rules.dice import SCARNEY_FACES, number_total
 from games.rules.errors import BadSetup
 from games.rules.events import DOUBLE_DOWN, THROWN
 from games.rules.put_and_take.play import (
@@ -58,6 +58,9 @@ class PutAndTakeRules:
     """The rule engine of ``scarney-put-and-take`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
+    title = "Scarney Put-and-Take"
+    dice_faces = SCARNEY_FACES
+    most_dice = DICE
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
     max_seats = MAX_SEATS

@@ -33,7 +33,13 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.rules.base import Move, Result, SeatScore, check_seat_count, make_ruleset
-from games.rules.dice import number_total, read_faces, setup_first_shooter, setup_flag
+from games.rules.dice import (
+    SCARNEY_FACES,
+    number_total,
+    read_faces,
+    setup_first_shooter,
+    setup_flag,
+)
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import STOOD, THROWN
 from games.rules.scarney_3000.play import (
@@ -72,6 +78,9 @@ class Scarney3000Rules:
     """The rule engine of ``scarney-3000`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
+    title = "Scarney 3000"
+    dice_faces = SCARNEY_FACES
+    most_dice = DICE
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
     max_seats = 16
@@ -187,6 +196,9 @@ class PartnershipScarney3000Rules(Scarney3000Rules):
     """The rule engine of ``partnership-scarney-3000``: two sides of alternate seats (§10)."""
 
     kind = PARTNERSHIP_KIND
+    title = "Partnership Scarney 3000"
+    dice_faces = SCARNEY_FACES
+    most_dice = DICE
     min_seats = 4
     max_seats = 6
     name = "Partnership Scarney 3000"

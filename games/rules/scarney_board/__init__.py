@@ -12,11 +12,11 @@ from games.rules.scarney_board.doubles import DOUBLES
 from games.rules.scarney_board.high_low import HIGH_LOW
 from games.rules.scarney_board.matches import DOUBLES_MATCH, HIGH_LOW_MATCH, SINGLES_MATCH
 from games.rules.scarney_board.singles import SINGLES
-from games.rules.scarney_board.solitaire import SOLITAIRE
 from games.rules.scarney_board.solitaire_match import SOLITAIRE_MATCH
+from games.rules.scarney_board.solve.solitaire import ANALYSED_SOLITAIRE
 
 GAMES = (
-    SOLITAIRE,
+    ANALYSED_SOLITAIRE,
     SINGLES,
     DOUBLES,
     HIGH_LOW,

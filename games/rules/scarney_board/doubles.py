@@ -95,6 +95,7 @@ class DoublesRules:
     """The rule engine of ``scarney-doubles`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
+    title = "Scarney Doubles"
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
     max_seats = 2

@@ -86,6 +86,7 @@ class HighLowRules:
     """The rule engine of ``high-low-scarney`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
+    title = "High-Low Scarney"
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
     max_seats = 2

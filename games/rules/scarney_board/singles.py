@@ -88,6 +88,7 @@ class SinglesRules:
     """The rule engine of ``scarney-singles`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
+    title = "Scarney Singles"
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
     max_seats = 16  # D-SGL-7

@@ -104,6 +104,7 @@ class SolitaireRules:
     """The rule engine of ``scarney-solitaire`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
+    title = "Scarney Solitaire"
     ruleset_type: type[Any] = Ruleset
     min_seats = 1
     max_seats = 1
@@ -147,12 +148,6 @@ class SolitaireRules:
 
     def current_player(self, state: State) -> int | None:
         return None if state.phase == OVER else 0
-
-    def analyse(self, states: Sequence[State]) -> dict[str, Any]:
-        """The solver's best line from now and the best total from the layout (Analysable)."""
-        from games.rules.scarney_board.solve import solitaire as solver  # it imports this module
-
-        return solver.analyse(states)
 
     def is_terminal(self, state: State) -> bool:
         return state.phase == OVER

@@ -58,6 +58,7 @@ class ScarnieRules:
     """The rule engine of one Scarnie deal (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
+    title = "Scarnie"
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
     max_seats = 4

@@ -17,7 +17,13 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
-from games.rules.dice import number_total, read_faces, setup_first_shooter, setup_flag
+from games.rules.dice import (
+    SCARNEY_FACES,
+    number_total,
+    read_faces,
+    setup_first_shooter,
+    setup_flag,
+)
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import DOUBLE_DOWN, STOOD, THROWN
 from games.rules.straight_dice.play import (
@@ -51,6 +57,9 @@ class StraightDiceRules:
     """The rule engine of ``straight-scarney-dice`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
+    title = "Straight Scarney Dice"
+    dice_faces = SCARNEY_FACES
+    most_dice = DICE
     name = "Straight Scarney Dice"
     ruleset_type: type[Any] = Ruleset
     min_seats = 2

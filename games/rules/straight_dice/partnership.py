@@ -15,12 +15,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from games.rules.dice import SCARNEY_FACES
 from games.rules.errors import BadSetup
 from games.rules.matches import ScoredMatchState
 from games.rules.straight_dice.game import StraightDiceRules
 from games.rules.straight_dice.match import StraightDiceMatch
 from games.rules.straight_dice.play import State, start_play
-from games.rules.straight_dice.throws import Ruleset
+from games.rules.straight_dice.throws import DICE, Ruleset
 
 KIND = "partnership-straight-scarney-dice"
 PLAYERS = (4, 6)  # two against two, or three against three (D-PSD-4)
@@ -42,6 +43,9 @@ class PartnershipDiceRules(StraightDiceRules):
     """The rule engine of ``partnership-straight-scarney-dice``: Straight Scarney Dice by sides."""
 
     kind = KIND
+    title = "Partnership Straight Scarney Dice"
+    dice_faces = SCARNEY_FACES
+    most_dice = DICE
     name = "Partnership Straight Scarney Dice"
     ruleset_type: type[Any] = PartnershipRuleset
     min_seats = 4

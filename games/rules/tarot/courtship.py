@@ -77,6 +77,7 @@ class CourtshipRules:
     """The rule engine of one hand under Courtship Rules, in recording mode."""
 
     kind = KIND
+    title = "Courtship Rules"
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
     max_seats = 6

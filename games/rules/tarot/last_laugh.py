@@ -82,6 +82,7 @@ class LastLaughRules:
     """The rule engine of one Last Laugh hand in recording mode."""
 
     kind = KIND
+    title = "Last Laugh"
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
     max_seats = 6

@@ -114,6 +114,7 @@ class TontineRules:
     """The rule engine of one Tontine hand in recording mode."""
 
     kind = KIND
+    title = "Tontine"
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
     max_seats = 6

@@ -120,7 +120,7 @@ class Command(BaseCommand):
             seeding.clone_all(plan, templates, players, conninfo, o["workers"], progress)
 
     def verify(self, sample: int, rng: random.Random) -> None:
-        from games.management.commands.verify_events import verify_stream
+        from games.store.checkpoints import verify_stream
         from games.store.models import Stream
 
         ids = list(Stream.objects.values_list("pk", flat=True))

@@ -17,7 +17,14 @@ from games.rules.base import Move
 from games.rules.errors import IllegalEvent
 from games.rules.events import JUMPED, SCARNEY_CALLED, TAKEN_OFF
 from games.rules.scarney_board.board import ALL_PAWNS, CIRCLES, JUMPS, Board, colour_of, is_low
-from games.rules.scarney_board.solitaire import LAYOUT, OVER, TAKEOFF, State, total_score
+from games.rules.scarney_board.solitaire import (
+    LAYOUT,
+    OVER,
+    TAKEOFF,
+    SolitaireRules,
+    State,
+    total_score,
+)
 
 Cells = bytes
 
@@ -145,3 +152,15 @@ def analyse(states: Sequence[State]) -> dict[str, Any]:
 def _best_from(start: State) -> int:
     # States are immutable and hashable: a game's first position is solved once per process.
     return best_line(start).value
+
+
+class AnalysedSolitaireRules(SolitaireRules):
+    """Scarney Solitaire with its solver's analysis (``Analysable``). The solver builds on the
+    game, so the analysis joins the game here, above both, and the family registers this one."""
+
+    def analyse(self, states: Sequence[State]) -> dict[str, Any]:
+        """The solver's best line from now and the best total from the layout."""
+        return analyse(states)
+
+
+ANALYSED_SOLITAIRE = AnalysedSolitaireRules()

@@ -82,8 +82,9 @@ class ManchesterRules:
     min_seats = 2
     max_seats = 2
 
-    def __init__(self, kind: str, ruleset_type: type[Any]) -> None:
+    def __init__(self, kind: str, title: str, ruleset_type: type[Any]) -> None:
         self.kind = kind
+        self.title = title
         self.ruleset_type = ruleset_type
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
@@ -242,5 +243,5 @@ _EXPECTED = {
 }
 
 
-PICCADILLY_RULES = ManchesterRules(PICCADILLY, Ruleset)
-TRUFFLE_RULES = ManchesterRules(TRUFFLE, TruffleRuleset)
+PICCADILLY_RULES = ManchesterRules(PICCADILLY, "Manchester Piccadilly", Ruleset)
+TRUFFLE_RULES = ManchesterRules(TRUFFLE, "Manchester Truffle", TruffleRuleset)

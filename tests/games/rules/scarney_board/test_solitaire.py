@@ -6,16 +6,18 @@ from typing import Any
 import pytest
 
 from games.rules import registry
-from games.rules.base import BonusAward, Move, Rules, fold, make_ruleset
+from games.rules.base import Analysable, BonusAward, Move, Rules, fold, make_ruleset
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
 from games.rules.scarney_board.solitaire import (
     SOLITAIRE,
     Ruleset,
+    SolitaireRules,
     State,
     final_bonuses,
     game_rating,
     match_rating,
 )
+from games.rules.scarney_board.solve.solitaire import ANALYSED_SOLITAIRE
 
 # Row r holds the r-spot pawns, columns are B R Y G: rows mix colours, columns are one colour.
 LAYOUT = {
@@ -60,7 +62,11 @@ def kinds(state: State) -> list[tuple[str, int, tuple[str, ...]]]:
 
 
 def test_solitaire_is_registered_under_its_kind_and_follows_the_rules_protocol() -> None:
-    assert registry.get("scarney-solitaire") is SOLITAIRE
+    # the registered engine is the game's with its solver's analysis on top (the solver builds
+    # on the game, so the game never imports it)
+    registered = registry.get("scarney-solitaire")
+    assert registered is ANALYSED_SOLITAIRE and isinstance(registered, SolitaireRules)
+    assert isinstance(registered, Analysable) and registered.title == "Scarney Solitaire"
     assert isinstance(SOLITAIRE, Rules)
     assert (SOLITAIRE.min_seats, SOLITAIRE.max_seats) == (1, 1)
 

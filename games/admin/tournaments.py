@@ -1,45 +1,35 @@
-"""Admin of the write side: where a tournament director works (issue 11, "Admin").
-
-Nothing here edits a row that the events own. Tournaments, their entries and tables, matches,
-games and events are shown read-only; everything a director does (a new tournament, entries, a
-round, keepers, a closed round, settlement, a player registered or merged) goes through the
-services with the request's user, so the admin, the API and the pages share one permission check
-and every change is an event.
+"""A tournament in the admin: where a director runs the evening (create, enter players, pair,
+assign keepers, close the round, settle, print), each step a service call.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from types import TracebackType
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
-from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.db.models import IntegerField, OuterRef, QuerySet, Subquery
-from django.db.models.fields.json import KT
-from django.db.models.functions import Cast
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from games.admin import director_tools
-from games.play import permissions, register, services, tournament_services
+from games.admin.base import (
+    ADMIN_META,
+    ReadOnlyAdmin,
+    ReadOnlyInline,
+    events_link,
+    form_page,
+    refusals,
+)
+from games.play import permissions, services, tournament_services
 from games.rules import registry
-from games.rules.errors import RuleError
-from games.store import journal
-from games.store.canonical import BadValue
 from games.store.models import (
-    Event,
-    Game,
-    GameSeat,
     Match,
-    MatchSeat,
-    Outbox,
     Player,
     Stream,
     Tournament,
@@ -49,207 +39,6 @@ from games.store.models import (
 from games.tournaments import standings
 from games.tournaments import state as ts
 from scoring.documents import tournament_pages
-
-# What a service may refuse with: each carries a sentence for the director (never a 500).
-REFUSALS = (
-    RuleError,
-    permissions.NotPermitted,
-    BadValue,
-    journal.VersionConflict,
-    journal.EventIdReused,
-)
-FORM_PAGE = "admin/games/form_page.html"
-# Stored with every event the admin records, as a table's device is with its moves.
-ADMIN_META = director_tools.ADMIN_META
-
-
-class refusals:  # noqa: N801  (used as a statement: ``with refusals(request):``)
-    """Show a service's refusal as an error message and carry on; anything else still raises.
-
-    The code after the service call inside the block (the success message) is skipped.
-    """
-
-    def __init__(self, request: HttpRequest, prefix: str = "") -> None:
-        self.request = request
-        self.prefix = prefix
-        self.refused = False
-
-    def __enter__(self) -> refusals:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> bool:
-        if error is None or not isinstance(error, REFUSALS):
-            return False
-        text = getattr(error, "message", None) or str(error)
-        messages.error(self.request, f"{self.prefix}{text}")
-        self.refused = True
-        return True
-
-
-def events_url(stream_id: Any) -> str:
-    """The event changelist filtered to one stream."""
-    return f"{reverse('admin:games_event_changelist')}?stream__id__exact={stream_id}"
-
-
-def events_link(stream_id: Any, text: str = "events") -> str:
-    return format_html('<a href="{}">{}</a>', events_url(stream_id), text)
-
-
-class DirectorViewMixin:
-    """Directors (staff or ``games.direct``) read these pages without model permissions of
-    their own; what they may *do* is decided once, by the services."""
-
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return permissions.is_director(request.user) or super().has_module_permission(request)  # type: ignore[misc]
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return permissions.is_director(request.user) or super().has_view_permission(request, obj)  # type: ignore[misc]
-
-
-class ReadOnlyAdmin(DirectorViewMixin, admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class ReadOnlyInline(DirectorViewMixin, admin.TabularInline):
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-def form_page(
-    admin_: admin.ModelAdmin, request: HttpRequest, form: forms.Form, **context: Any
-) -> TemplateResponse:
-    """A form inside the admin's frame (an action's intermediate page, an add page)."""
-    page = {
-        **admin_.admin_site.each_context(request),
-        "opts": admin_.model._meta,
-        "form": form,
-        "hidden": [],
-        "intro": "",
-        **context,
-    }
-    return TemplateResponse(request, FORM_PAGE, page)
-
-
-# --- players ----------------------------------------------------------------------------------
-
-
-class PlayerRegisterForm(forms.Form):
-    name = forms.CharField(max_length=100)
-    member_number = forms.CharField(max_length=30, required=False)
-
-
-class PlayerMergeForm(forms.Form):
-    into = forms.ModelChoiceField(
-        queryset=Player.objects.none(), label="Merge into", help_text="The record that stays."
-    )
-    reason = forms.CharField(max_length=500, widget=forms.TextInput(attrs={"size": 60}))
-
-    def __init__(self, *args: Any, merging: QuerySet[Player], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        keep = Player.objects.filter(merged_into=None).exclude(pk__in=merging.values("pk"))
-        self.fields["into"].queryset = keep  # type: ignore[attr-defined]
-
-
-@admin.register(Player)
-class PlayerAdmin(DirectorViewMixin, admin.ModelAdmin):
-    """The register: players are added and merged by the services, never renamed by a save."""
-
-    list_display = ["name", "member_number", "merged_into", "user", "created_at"]
-    list_select_related = ["merged_into", "user"]
-    search_fields = ["name", "member_number"]
-    actions = ["merge_players"]
-    # Only the login a player is linked to is edited here (no event records it).
-    readonly_fields = ["name", "member_number", "merged_into", "created_at"]
-    fields = ["name", "member_number", "merged_into", "user", "created_at"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return permissions.is_director(request.user) or super().has_add_permission(request)
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return permissions.is_director(request.user) or super().has_change_permission(request, obj)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False  # seats and events name him: a duplicate is merged, never deleted
-
-    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
-        # Write the one editable column: a full save would put back a merged_into read before
-        # a merge that committed meanwhile.
-        obj.save(update_fields=["user"])
-
-    def add_view(
-        self, request: HttpRequest, form_url: str = "", extra_context: Any = None
-    ) -> HttpResponse:
-        if not self.has_add_permission(request):
-            raise PermissionDenied
-        form = PlayerRegisterForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
-            with refusals(request):
-                player = register.player_register(
-                    name=form.cleaned_data["name"],
-                    member_number=form.cleaned_data["member_number"] or None,
-                    user=request.user,
-                    meta=ADMIN_META,
-                )
-                messages.success(request, f"{player.name} is registered.")
-                return HttpResponseRedirect(reverse("admin:games_player_change", args=[player.pk]))
-        return form_page(self, request, form, title="Register a player", submit="Register")
-
-    @admin.action(description="Merge the selected players into another record")
-    def merge_players(self, request: HttpRequest, queryset: QuerySet[Player]) -> Any:
-        """An intermediate page (into whom, why); each merge is a ``player.merged`` event."""
-        form = PlayerMergeForm(request.POST if "apply" in request.POST else None, merging=queryset)
-        if form.is_valid():
-            self._merge(request, queryset, form.cleaned_data["into"], form.cleaned_data["reason"])
-            return None  # back to the changelist
-        hidden: list[tuple[str, Any]] = [("action", "merge_players"), ("apply", "1")]
-        hidden += [(ACTION_CHECKBOX_NAME, p.pk) for p in queryset]
-        names = ", ".join(f"{p.name} (#{p.pk})" for p in queryset)
-        return form_page(
-            self,
-            request,
-            form,
-            title="Merge players",
-            submit="Merge",
-            hidden=hidden,
-            intro=f"Merging {names}: their seats will resolve to the record chosen here; "
-            "their past events stay as they were recorded.",
-        )
-
-    def _merge(
-        self, request: HttpRequest, queryset: QuerySet[Player], into: Player, reason: str
-    ) -> None:
-        for player in queryset:
-            with refusals(request, prefix=f"{player.name}: "):
-                register.player_merge(
-                    player=player.pk,
-                    into=into.pk,
-                    reason=reason,
-                    user=request.user,
-                    meta=ADMIN_META,
-                )
-                messages.success(request, f"{player.name} (#{player.pk}) is merged into {into}.")
-
 
 # --- tournaments ------------------------------------------------------------------------------
 
@@ -717,135 +506,3 @@ def _round_param(request: HttpRequest, last: int) -> int | None:
     if text.isascii() and text.isdigit() and 1 <= int(text) <= last:
         return int(text)
     return last or None
-
-
-# --- streams, games, matches, events ----------------------------------------------------------
-
-
-@admin.register(Stream)
-class StreamAdmin(ReadOnlyAdmin):
-    list_display = [
-        "id",
-        "category",
-        "kind",
-        "status",
-        "version",
-        "recorders",
-        "created_at",
-        "stream_events",
-    ]
-    list_filter = ["category", "kind", "status"]
-    exclude = ["snapshot"]
-
-    def get_queryset(self, request: HttpRequest) -> Any:
-        return (
-            super().get_queryset(request).select_related("created_by").prefetch_related("keepers")
-        )
-
-    @admin.display(description="recorders")
-    def recorders(self, stream: Stream) -> str:
-        """Who records here besides the directors: the creator, then the keepers."""
-        creator = stream.created_by.get_username() if stream.created_by else "(the service)"
-        keepers = ", ".join(sorted(k.get_username() for k in stream.keepers.all()))
-        return f"{creator}; keepers: {keepers}" if keepers else creator
-
-    @admin.display(description="events")
-    def stream_events(self, stream: Stream) -> str:
-        return events_link(stream.pk)
-
-
-class GameSeatInline(ReadOnlyInline):
-    model = GameSeat
-
-
-@admin.register(Game)
-class GameAdmin(ReadOnlyAdmin):
-    list_display = ["stream", "kind", "match", "number", "created_at", "stream_events"]
-    list_filter = ["kind"]
-    readonly_fields = ["stream_events"]
-    inlines = [GameSeatInline]
-
-    @admin.display(description="events")
-    def stream_events(self, game: Game) -> str:
-        return events_link(game.pk)
-
-
-class MatchSeatInline(ReadOnlyInline):
-    model = MatchSeat
-
-
-@admin.register(Match)
-class MatchAdmin(ReadOnlyAdmin):
-    list_display = [
-        "stream",
-        "format",
-        "entry",
-        "tournament",
-        "round_number",
-        "table_number",
-        "created_at",
-        "stream_events",
-    ]
-    list_filter = ["format", "entry"]
-    list_select_related = ["stream", "tournament"]
-    readonly_fields = ["stream_events"]
-    inlines = [MatchSeatInline]
-
-    @admin.display(description="events")
-    def stream_events(self, match: Match) -> str:
-        return events_link(match.pk)
-
-
-@admin.register(Event)
-class EventAdmin(ReadOnlyAdmin):
-    """Every event read-only, with who recorded it, when, and from which device."""
-
-    list_display = [
-        "position",
-        "stream_link",
-        "version",
-        "type",
-        "recorded_by",
-        "recorded_at",
-        "device",
-    ]
-    list_filter = ["stream__category", "type"]
-    list_select_related = ["stream"]
-    search_fields = ["id", "stream__id"]
-    readonly_fields = ["recorded_by", "device"]
-
-    def get_queryset(self, request: HttpRequest) -> Any:
-        # meta["recorded_by"] is a user id: name him in the same query, not one query a row.
-        users = get_user_model().objects.filter(pk=OuterRef("recorder_id"))
-        return (
-            super()
-            .get_queryset(request)
-            .annotate(recorder_id=Cast(KT("meta__recorded_by"), IntegerField()))
-            .annotate(recorder_name=Subquery(users.values("username")[:1]))
-        )
-
-    @admin.display(description="stream", ordering="stream")
-    def stream_link(self, event: Event) -> str:
-        return format_html(
-            '<a href="{}">{} {}</a>',
-            events_url(event.stream_id),
-            event.stream.category,
-            str(event.stream_id)[:8],
-        )
-
-    @admin.display(description="recorded by")
-    def recorded_by(self, event: Event) -> str:
-        name = getattr(event, "recorder_name", None)
-        if name:
-            return str(name)
-        user_id = event.meta.get("recorded_by")
-        return "(the service)" if user_id is None else f"user #{user_id} (deleted)"
-
-    @admin.display(description="device")
-    def device(self, event: Event) -> str:
-        return event.meta.get("device") or "-"
-
-
-@admin.register(Outbox)
-class OutboxAdmin(ReadOnlyAdmin):
-    list_display = ["id", "task", "key", "created_at", "dispatched_at", "done_at", "attempts"]

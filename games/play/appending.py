@@ -1,0 +1,162 @@
+"""The one append of the locked path: fold, insert, snapshot, project, react.
+
+Every service that writes (games, matches, the register, tournaments) appends through
+:func:`append`, holding the stream's lock. The event is folded onto the snapshot through the pure
+rule engine (its refusals pass through unchanged), inserted by the journal, and the stream's
+snapshot and status move with it. Then come the effects of play itself (a finished game reports
+to its match, a complete match registers its close), and the reactions registered by other
+contexts (webhooks, the read models), in that order: every path takes match locks before the
+player locks of the projections.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+
+from games.rules.base import Move, ReportsToMatch, step
+from games.rules.errors import IllegalEvent
+from games.rules.events import GAME_FINISHED, SERVICE_ONLY, UNDO
+from games.store import fast_append, folding, journal, outbox, reactions
+from games.store.canonical import canonical
+from games.store.models import Outbox, Stream
+
+CLOSE_TASK = "scoring.close_match"  # the Celery task that runs match_close
+RENDER_TASK = (
+    "scoring.render_document"  # renders a printed document (scoring/documents/printing.py)
+)
+SHEET_RENDER_KEY = "render:sheet:"  # + the match id: the outbox row of its score sheet
+
+
+def close_key(match_id: uuid.UUID) -> str:
+    """The outbox key of a match's close task: one per match, however often registered."""
+    return f"close:{match_id}"
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The outcome of recording an event: the row, the stream's state after it, and whether new."""
+
+    event: journal.StoredEvent
+    folded: folding.Folded
+    created: bool
+    status: str
+
+
+def append(
+    stream: Stream,
+    event_id: uuid.UUID,
+    type: str,
+    data: dict[str, Any],
+    meta: dict[str, Any],
+    folded: folding.Folded | None = None,
+) -> Recorded:
+    """Fold, insert, snapshot, project, and register side effects; the caller holds the lock.
+
+    ``meta`` is :func:`recorded_meta`'s; ``folded``, when the caller has loaded the stream
+    already, saves a second load."""
+    if type in SERVICE_ONLY:
+        data = canonical(data)  # the service's own events (a client's are canonical already)
+    after = _fold_next(stream, folded, type, data)
+    status_before = None if stream.version == 0 else stream.status
+    status = status_of(after, stream.status)
+    event = folding.save(stream, after, status, event_id=event_id, type=type, data=data, meta=meta)
+    # Side effects first: they lock the match stream, and every path takes match locks
+    # before the player locks of the projections.
+    _after_append(stream, after, event)
+    reactions.current().handle(stream, after, event, status_before)
+    if stream.category == Stream.Category.GAME and stream.status == Stream.Status.IN_PROGRESS:
+        fast_append.remember(stream.pk, fast_append.Head(stream.version, stream.head_hash, after))
+    else:
+        fast_append.forget(stream.pk)
+    return Recorded(event, after, created=True, status=stream.status)
+
+
+def _fold_next(
+    stream: Stream, folded: folding.Folded | None, type: str, data: dict[str, Any]
+) -> folding.Folded:
+    version = stream.version + 1
+    if type in folding.START_EVENTS:
+        engine = folding.engine_for(stream.category, data)
+        return folding.Folded(stream.category, data, engine.start(data), version)
+    if type == UNDO:
+        _check_undo_allowed(stream)
+        header, states = folding.state_stack(stream)
+        step(folding.engine_for(stream.category, header).rules, states, Move(type, data))
+        return folding.Folded(stream.category, header, states[-1], version)
+    folded = folded or folding.load(stream)
+    state = folded.engine.apply(folded.state, Move(type, data))
+    return folding.Folded(stream.category, folded.header, state, version)
+
+
+def _check_undo_allowed(stream: Stream) -> None:
+    if stream.category == Stream.Category.GAME and stream.status != Stream.Status.IN_PROGRESS:
+        if stream.game.match_id is not None:
+            raise IllegalEvent(
+                "undo.game_closed",
+                "This game's result is already part of its match and cannot be taken back.",
+            )
+
+
+def status_of(folded: folding.Folded, current: str) -> str:
+    # A settled match stays settled: its settlement is the last word. An abandoned one (a
+    # tournament round paired again: its round.repaired event says so) stays abandoned.
+    if current in (Stream.Status.SETTLED, Stream.Status.ABANDONED):
+        return current
+    return folded.engine.status(folded.state)
+
+
+def _after_append(stream: Stream, folded: folding.Folded, event: journal.StoredEvent) -> None:
+    """Side effects of a game finishing inside a match, and of a match completing; then what
+    other contexts registered for an appended event (the webhooks' deliveries)."""
+    reactions.publish(reactions.APPENDED, event=event)
+    if stream.category == Stream.Category.GAME:
+        match_id = folded.header.get("match")
+        if match_id and stream.status == Stream.Status.FINISHED:
+            _report_game_to_match(stream, folded, uuid.UUID(match_id))
+    elif stream.category == Stream.Category.MATCH:
+        if stream.status == Stream.Status.FINISHED:
+            if folded.match_rules.closing_event(folded.state) is not None:
+                outbox.register(CLOSE_TASK, [str(stream.pk)], key=close_key(stream.pk))
+        _render_sheet_again(stream)
+
+
+def _render_sheet_again(stream: Stream) -> None:
+    """A match event (game finished or scored, settled, rated, taken back) changes its score
+    sheet: render it again ahead of its readers, once, if it was ever rendered (its outbox row,
+    ``render:sheet:<id>``, exists). Without a worker the next reader renders it instead."""
+    if not settings.REPORTS_RENDER_AHEAD or stream.version < 2:
+        return
+    key = f"{SHEET_RENDER_KEY}{stream.pk}"
+    if Outbox.objects.filter(key=key).exists():
+        outbox.register(RENDER_TASK, [key.removeprefix("render:")], key=key)
+
+
+def _report_game_to_match(game_stream: Stream, folded: folding.Folded, match_id: uuid.UUID) -> None:
+    rules = folded.game_rules
+    result = rules.result(folded.state)
+    assert result is not None, "only a finished game reports to its match"
+    data: dict[str, Any] = {
+        "game": str(game_stream.pk),
+        "scores": [s.total for s in result.scores],
+        "winners": list(result.winners),
+    }
+    if isinstance(rules, ReportsToMatch):
+        # Facts a match format needs beyond the scores (who moved last, the last pawn ...).
+        data["report"] = rules.match_report(folded.state)
+    match_stream = journal.lock_stream(match_id)
+    event_id = uuid.uuid5(game_stream.pk, GAME_FINISHED)
+    append(match_stream, event_id, GAME_FINISHED, data, recorded_meta(None, {}), None)
+
+
+def user_or_none(user: Any) -> Any:
+    """The user who records, or None for an anonymous or absent one."""
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+def recorded_meta(user: Any, client_meta: dict[str, Any]) -> dict[str, Any]:
+    """The client's meta (checked by ``events.check_meta``) and who recorded the event."""
+    return {"recorded_by": getattr(user_or_none(user), "pk", None), **client_meta}
