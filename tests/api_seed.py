@@ -1,6 +1,6 @@
 """Rows for the API's contract tests: a finished Solitaire game, a live game, a settled sheet
 match, a match in progress and a paired tournament, so that list and detail endpoints answer
-real rows (tests/test_schemathesis.py, tests/test_query_counts.py)."""
+real rows (tests/games/api/test_schemathesis.py, tests/games/api/test_query_counts.py)."""
 
 from __future__ import annotations
 

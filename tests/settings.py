@@ -13,7 +13,7 @@ from scarney_site.settings import *  # noqa: E402,F403
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # One test client sends thousands of requests (the fuzz and property tests), all from 127.0.0.1;
-# tests/test_throttling.py sets low rates where it needs them.
+# tests/games/api/test_throttling.py sets low rates where it needs them.
 REST_FRAMEWORK = {  # noqa: F405
     **REST_FRAMEWORK,  # noqa: F405
     "DEFAULT_THROTTLE_RATES": {"token": "1000000/m", "address": "1000000/m"},

@@ -12,15 +12,13 @@ import uuid
 from typing import Any
 
 from games.play import services
-from games.rules.dice import ORDINARY_FACES, SCARNEY_FACES
+from games.rules.base import ThrowsDice
 from games.store import folding
 from games.store.models import Stream
 
 # RULES.md Appendix B.1 and B.3: game scores as the books print them.
 SINGLES_SHEET = [[32, 19, 6], [24, 77, 34], [13, 29, 27], [38, 53, 110], [21, 30, 36]]
 HIGH_LOW_SHEET = [[0, 21], [22, 0], [0, 44], [0, 26], [0, 23]]
-
-ORDINARY_DICE_GAMES = {"double-cameroon", "going-to-boston", "multiplication", "hearts-due"}
 
 
 def load_sheets(user: Any) -> list[uuid.UUID]:
@@ -99,7 +97,9 @@ def next_move(folded: folding.Folded, rng: random.Random) -> tuple[str, dict[str
         rng.shuffle(pawns)
         return "board.laid_out", {"position": {f"C{i + 1}": p for i, p in enumerate(pawns)}}
     if "dice.thrown" in expected and dice.get("in_cup"):
-        faces = ORDINARY_FACES if folded.header["kind"] in ORDINARY_DICE_GAMES else SCARNEY_FACES
+        rules = folded.game_rules
+        assert isinstance(rules, ThrowsDice), f"{rules.kind} shows dice but declares none"
+        faces = rules.dice_faces
         return "dice.thrown", {"faces": [rng.choice(faces) for _ in range(dice["in_cup"])]}
     return None
 

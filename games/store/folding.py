@@ -47,8 +47,9 @@ from games.tournaments import state as tournament_state
 
 # Bump when a state class changes shape or moves: older snapshots are then ignored and refolded.
 # 3: the rule modules moved into family packages (pickles name class paths); 4: authenticated;
-# 5: Scarney 3000 keeps its turns packed and only the last turn's throws.
-SNAPSHOT_FORMAT = 5
+# 5: Scarney 3000 keeps its turns packed and only the last turn's throws; 6: the Scarney dice
+# games' rulesets moved from their family's ``scoring`` module to ``throws``.
+SNAPSHOT_FORMAT = 6
 # The first event of a stream of each category.
 START_EVENTS = (GAME_STARTED, MATCH_STARTED, TOURNAMENT_CREATED, REGISTER_OPENED)
 
@@ -343,7 +344,7 @@ class _Pickler(pickle.Pickler):
     Here one ``attrgetter`` per class takes the values in C, and the object is reduced as
     ``object.__reduce_ex__`` reduces it, but with its state a tuple rather than a list (one
     opcode apart), which the stock ``__setstate__`` reads back alike
-    (tests/games/test_fast_append.py).
+    (tests/games/store/test_fast_append.py).
     """
 
     def reducer_override(self, obj: Any) -> Any:

@@ -1,15 +1,15 @@
 """The OpenAPI schema's examples: real requests and answers of the API, kept in examples.json.
 
-examples.json is written by tests/test_schema_examples.py (``RECORD_SCHEMA_EXAMPLES=1``), which
-drives the API through a club evening and keeps each body with the operation it was sent to or
-answered by, its status, and the schema component it shows; the same test checks that the API
-still answers in those shapes and that each example fits its component. Nothing here is written
-by hand, so the docs cannot drift from the service unnoticed.
+examples.json is written by tests/games/api/test_schema_examples.py (``RECORD_SCHEMA_EXAMPLES=1``),
+which drives the API through a club evening and keeps each body with the operation it was sent to or
+answered by, its status, and the schema component it shows; the same test checks that the API still
+answers in those shapes and that each example fits its component. Nothing here is written by hand,
+so the docs cannot drift from the service unnoticed.
 
 The schema hook (games/api/schema/openapi.py) lists them all under ``components/examples`` and
 refers to each where it belongs: a request body or an answer at the operation it came from (the
-answer serializers are shared, so a game's move must not show under a tournament's events), an
-error under every operation that may answer its status.
+answer serializers are shared, so a game's move must not show under a tournament's events), an error
+under every operation that may answer its status.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 AXE = ROOT / "var" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 SCREENSHOTS = ROOT / "var" / "screenshots"
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}

@@ -11,8 +11,8 @@ from games.play.representation import game_json
 from games.rules.tarot.cards import PACK
 from games.store import folding
 from games.store.models import Event, Stream
-from tests.pages.browsing import check_page, status_text, tap_move
-from tests.pages.test_table_pages import STUDY
+from tests.games.pages.browsing import check_page, status_text, tap_move
+from tests.games.pages.test_table_pages import STUDY
 
 # Two hands of 13 that the rules' own tests deal (tests/games/rules/tarot/test_manchester.py):
 # the dealer (seat 0) and Opposite (seat 1), the Fool among Opposite's cards.

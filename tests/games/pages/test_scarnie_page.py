@@ -7,7 +7,7 @@ from typing import Any
 
 from games.play import services
 from games.store.models import Stream
-from tests.pages.browsing import check_page, status_text, tap_move, wait_version
+from tests.games.pages.browsing import check_page, status_text, tap_move, wait_version
 
 # Station 1 (Ann's) and station 2 (Bob's): the pawns faced up on positions 1-7.
 DEAL = {

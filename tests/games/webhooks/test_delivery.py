@@ -1,7 +1,7 @@
 """Side effects exactly once, whatever fails: a worker killed in the middle of a settlement, Redis
 restarted without persistence while tasks wait, the broker down while matches finish.
 
-Each test runs a real worker with embedded beat (tests/scoring/delivery_worker.py) in its own
+Each test runs a real worker with embedded beat (tests/games/webhooks/delivery_worker.py) in its own
 process, over Redis, on the test database, with short relay intervals; counts the matches, those
 settled, those settled more than once, and the seconds from the restart to the last settlement;
 and prints them (``pytest -s``). docs/DESIGN.md "Side effects" keeps the figures.
@@ -34,7 +34,7 @@ from scarney_site.celery import app
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 LAUNCHER = Path(__file__).with_name("delivery_worker.py")
 OWN_REDIS_PORT = 6391  # a redis-server these tests start and stop themselves
 OWN_REDIS = f"redis://127.0.0.1:{OWN_REDIS_PORT}/0"

@@ -1,8 +1,9 @@
-"""A Celery worker with embedded beat, as tests/scoring/test_delivery.py runs it in a process.
+"""A Celery worker with embedded beat, as tests/games/webhooks/test_delivery.py runs it in a
+process.
 
-``python tests/scoring/delivery_worker.py worker -B ...`` runs ``celery -A scarney_site`` with the
-given arguments. With ``SCARNEY_TEST_CLOSE_DELAY`` set (seconds), every closing event is held
-that long inside its transaction, after ``SCARNEY_TEST_CLOSE_MARKER`` (a file) got the match's
+``python tests/games/webhooks/delivery_worker.py worker -B ...`` runs ``celery -A scarney_site``
+with the given arguments. With ``SCARNEY_TEST_CLOSE_DELAY`` set (seconds), every closing event is
+held that long inside its transaction, after ``SCARNEY_TEST_CLOSE_MARKER`` (a file) got the match's
 id: a test can then kill the worker in the middle of a settlement.
 """
 

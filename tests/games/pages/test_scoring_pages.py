@@ -18,9 +18,9 @@ from django.test import Client
 
 from games.play import services
 from games.store.models import Event, Stream
+from tests.games.pages.browsing import check_page, check_targets, status_text
 from tests.games.tournaments.helpers import client_for, create, enter, high_low_win, pair
 from tests.games.tournaments.helpers import sheet_line as api_sheet_line
-from tests.pages.browsing import check_page, check_targets, status_text
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
 

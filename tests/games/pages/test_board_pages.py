@@ -10,7 +10,7 @@ from games.rules.scarney_board.solitaire import TAKEOFF, State
 from games.rules.scarney_board.solve.solitaire import best_line
 from games.store import folding
 from games.store.models import Stream
-from tests.pages.browsing import check_page, place, status_text, tap_move, wait_version
+from tests.games.pages.browsing import check_page, place, status_text, tap_move, wait_version
 
 # A layout whose best line ends with two bonuses (black corner and black), 134 in all.
 LAYOUT = "R4 Y2 Y1 B3 R2 G3 G4 B2 B1 R3 B4 G1 G2 Y3 Y4 R1".split()

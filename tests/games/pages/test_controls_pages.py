@@ -9,8 +9,8 @@ from typing import Any
 
 from games.play import services
 from games.store.models import Event, Stream
-from tests.pages.browsing import check_page, status_text, tab_to, tap_move, wait_version
-from tests.pages.test_table_pages import STUDY
+from tests.games.pages.browsing import check_page, status_text, tab_to, tap_move, wait_version
+from tests.games.pages.test_table_pages import STUDY
 
 
 def test_a_jump_is_made_by_keyboard_its_pawn_pressed_and_its_landing_said(

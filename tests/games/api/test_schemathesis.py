@@ -44,7 +44,7 @@ from tests.api_seed import Seeded, seed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 BIN = Path(sys.executable).parent
 EXAMPLES = os.environ.get("SCHEMATHESIS_EXAMPLES", "8")
 # Operations where a body valid by the schema may still break a rule (422): see the docstring.

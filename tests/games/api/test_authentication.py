@@ -22,7 +22,7 @@ from scarney_site.access.models import ApiToken
 
 pytestmark = pytest.mark.django_db
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 BODY = {"kind": "scarney-solitaire", "seats": [{"name": "Tia"}]}
 
 

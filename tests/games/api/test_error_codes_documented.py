@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 GAMES = ROOT / "games"
 ERRORS_DOC = ROOT / "docs" / "ERRORS.md"
 

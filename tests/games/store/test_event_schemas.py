@@ -25,7 +25,7 @@ from games.rules.events import SERVICE_ONLY
 from games.store import event_types
 from games.tournaments import state as tournament_state
 
-RULES_DIR = Path(__file__).resolve().parents[2] / "games" / "rules"
+RULES_DIR = Path(__file__).resolve().parents[3] / "games" / "rules"
 TYPE_NAME = re.compile(r"^[a-z_]+\.[a-z_]+$")
 REQUIRED_RULESET = {
     "tontine": {"base_game": "scarto"},

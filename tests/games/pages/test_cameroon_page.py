@@ -8,7 +8,7 @@ from typing import Any
 
 from games.play import services
 from games.store.models import Event
-from tests.pages.browsing import check_page, status_text, tap_move, throw
+from tests.games.pages.browsing import check_page, status_text, tap_move, throw
 
 
 def showing_indexes(page: Any, wanted: Callable[[str], bool]) -> list[int]:

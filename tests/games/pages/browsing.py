@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.store.models import Stream
-from tests.pages.conftest import SCREENSHOTS, SIZES, dict_of
+from tests.games.pages.conftest import SCREENSHOTS, SIZES, dict_of
 
 
 def status_text(page: Any) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.play import services
-from tests.pages.browsing import check_page, status_text, tap_move, throw
+from tests.games.pages.browsing import check_page, status_text, tap_move, throw
 
 
 def test_a_straight_scarney_dice_frame_with_a_double_down_is_itemised(

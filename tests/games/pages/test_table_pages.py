@@ -9,8 +9,8 @@ from typing import Any
 
 from games.play import services
 from games.store.models import Event, Stream
-from tests.pages.browsing import check_page, status_text, tap_move, throw, wait_version
-from tests.pages.conftest import PASSWORD
+from tests.games.pages.browsing import check_page, status_text, tap_move, throw, wait_version
+from tests.games.pages.conftest import PASSWORD
 
 STUDY = {"C2": "Y4", "C5": "Y3", "C10": "B2", "C11": "G3", "C14": "B1", "C15": "R4"}
 

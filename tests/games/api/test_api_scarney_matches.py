@@ -16,7 +16,7 @@ from tests.conformance import assert_rebuild_equal, assert_replays
 
 pytestmark = pytest.mark.django_db
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 def fixture(name: str) -> dict[str, Any]:

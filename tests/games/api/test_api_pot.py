@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 pytestmark = pytest.mark.django_db
 
-FIXTURE = Path(__file__).parents[1] / "fixtures" / "sheet_straight_dice_b5.json"
+FIXTURE = Path(__file__).parents[2] / "fixtures" / "sheet_straight_dice_b5.json"
 
 
 def start(api: APIClient, kind: str = "straight-scarney-dice", **body: Any) -> dict[str, Any]:
