@@ -102,7 +102,7 @@ class Tricklers:
             sock.close()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def stack() -> Iterator[tuple[int, int]]:
     """gunicorn (the project's config) and the front before it: (web port, front port)."""
     if shutil.which("nginx", path=f"{os.environ.get('PATH', '')}:/usr/sbin:/sbin") is None:
@@ -162,3 +162,17 @@ def test_healthz_answers_promptly_through_the_front_while_ten_clients_trickle_re
         assert any(status == 0 for status, _ in probes), f"gunicorn answered every probe: {probes}"
     finally:
         slow.close()
+
+
+def test_the_front_refuses_trace_with_405_saying_what_is_allowed(stack: tuple[int, int]) -> None:
+    _, front = stack
+    conn = HTTPConnection(HOST, front, timeout=5)
+    try:
+        conn.request("TRACE", "/api/v1/games/")
+        answer = conn.getresponse()
+        answer.read()
+    finally:
+        conn.close()
+    assert answer.status == 405
+    allowed = {m.strip() for m in (answer.getheader("Allow") or "").split(",")}
+    assert {"GET", "POST"} <= allowed and "TRACE" not in allowed

@@ -61,17 +61,27 @@ class SeatSpec(Closed):
         return attrs
 
 
+class TextUUIDField(serializers.UUIDField):
+    """A UUID written as a JSON string. DRF's own field also takes a number as the UUID of that
+    value (12345 as ``...003039``): an id a client did not mean to send."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("invalid", value=data)
+        return super().to_internal_value(data)
+
+
 class GameCreate(Closed):
     kind = KindField(max_length=60)
     # A list field, so that the schema carries maxItems too.
     seats = serializers.ListField(child=SeatSpec(), required=False, max_length=16)
     ruleset = serializers.DictField(required=False, default=dict)
     setup = serializers.DictField(required=False, default=dict)
-    match = serializers.UUIDField(required=False, allow_null=True)
+    match = TextUUIDField(required=False, allow_null=True)
 
 
 class EventCreate(Closed):
-    id = serializers.UUIDField()
+    id = TextUUIDField()
     # Event types are dotted lower-case names (pawn.jumped); the schema says so, so that a
     # body it calls valid is never refused here (an unknown type is the service's 422).
     type = serializers.RegexField(EVENT_TYPE, max_length=60)

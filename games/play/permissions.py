@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import connection
 
-from games.store.models import Stream
+from games.store.models import Player, Stream
 
 DIRECT = "games.direct"
 
@@ -185,3 +185,19 @@ def check_may_name_keepers(user: Any, created_by_id: int | None) -> None:
 def _db_uuid(value: uuid.UUID) -> Any:
     # SQLite stores UUIDs as 32 hex digits; PostgreSQL takes the UUID itself.
     return value.hex if connection.vendor == "sqlite" else value
+
+
+def check_may_seat_by_member_number(user: Any, member_number: str) -> None:
+    """Only a director, or the member himself, seats a player by member number. Anyone else is
+    refused before the number is looked up, whatever it is: an answer that differed for a known
+    and an unknown number would match numbers to names (403 ``permission.member_number``)."""
+    if is_director(user):
+        return
+    if getattr(user, "is_authenticated", False):
+        if Player.objects.filter(user=user, member_number=member_number).exists():
+            return
+    raise NotPermitted(
+        "permission.member_number",
+        "Only a director, or the member himself, may seat a player by member number: seat "
+        "others by name or by player id.",
+    )

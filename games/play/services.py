@@ -36,11 +36,12 @@ from games.store.models import Game, GameSeat, Match, MatchSeat, Player, Stream
 # --- players -----------------------------------------------------------------------------------
 
 
-def player_resolve(spec: Any) -> Player:
+def player_resolve(spec: Any, *, user: Any = None) -> Player:
     """A seat spec ``{"player": id}``, ``{"member_number": "..."}`` or ``{"name": "..."}``.
 
     A name matching no player creates one; a name shared by several is ``player.ambiguous``.
-    A merged record resolves to the one it was merged into.
+    A merged record resolves to the one it was merged into. A member number is ``user``'s to
+    give only if he is a director or that member (``permission.member_number``).
     """
     if not isinstance(spec, dict):
         raise BadSetup("seat.bad_spec", "Each seat must be an object with a player or a name.")
@@ -52,6 +53,7 @@ def player_resolve(spec: Any) -> Player:
         return _unmerged(player)
     if spec.get("member_number") is not None:
         number = str(spec["member_number"])
+        permissions.check_may_seat_by_member_number(user, number)
         player = Player.objects.filter(member_number=number).first()
         if player is None:
             raise BadSetup("seat.unknown_member", f"There is no member number {number!r}.")
@@ -125,7 +127,7 @@ def game_start(
         # A match's next game is started by one of the match's recorders.
         permissions.check_may_record(user, match.pk)
         _check_not_abandoned(match.stream)
-    players = [player_resolve(spec) for spec in (seats or [])]
+    players = [player_resolve(spec, user=user) for spec in (seats or [])]
     if match is not None:
         players = _match_players(match, players)
     # A match's house rules apply to its games; the game's own overrides come on top.
@@ -246,7 +248,7 @@ def match_start(
     engine = folding.MatchEngine(format)
     if entry not in ("live", "sheet"):
         raise BadSetup("match.bad_entry", f"entry must be 'live' or 'sheet', not {entry!r}.")
-    seated = [player_resolve(spec) for spec in players or []]
+    seated = [player_resolve(spec, user=user) for spec in players or []]
     effective = make_ruleset(engine.rules.ruleset_type, ruleset)
     header = {
         "format": format,

@@ -188,7 +188,7 @@ def entry_add(
     late = bool(folded.state.rounds)
     if late or reason is not None:
         _check_entry_reason(reason, late)
-    player = services.player_resolve(spec)
+    player = services.player_resolve(spec, user=user)
     data = {"player": player.pk, "name": player.name}
     if reason is not None:
         data["reason"] = reason.strip()

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import grimp
+import pytest
+from django.core.management import call_command
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("games", "scoring", "scarney_site")
@@ -139,3 +141,13 @@ def test_no_folder_of_the_product_holds_more_than_ten_modules() -> None:
             if len(modules) > MOST_MODULES_PER_FOLDER:
                 crowded[str(folder.relative_to(ROOT))] = len(modules)
     assert crowded == {}
+
+
+@pytest.mark.django_db
+def test_the_models_moved_without_a_migration_their_labels_and_tables_are_unchanged() -> None:
+    # makemigrations --check exits non-zero when a model's state differs from the migrations
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+    from games.store.models import Event, Stream, Tournament
+
+    assert (Stream._meta.app_label, Stream._meta.db_table) == ("games", "games_stream")
+    assert (Event._meta.db_table, Tournament._meta.db_table) == ("games_event", "games_tournament")

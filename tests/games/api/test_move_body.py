@@ -85,3 +85,16 @@ def test_the_body_a_table_sends_takes_the_plain_way() -> None:
     }
     assert _plain_move({**body, "expected_version": True}) is None  # the serializer refuses it
     assert _plain_move({**body, "colour": "red"}) is None  # an unknown field: 400 from it
+
+
+def test_an_event_id_that_is_a_number_is_refused_not_read_as_a_uuid() -> None:
+    # given {"id": 12345}, which DRF's UUIDField alone reads as ...-000000003039
+    body = {"id": 12345, "type": "pawn.jumped", "data": {}}
+    checked = request_bodies.EventCreate(data=body)
+    # then the body is refused, on its id, and the plain way leaves it to the serializer
+    assert not checked.is_valid()
+    assert list(checked.errors) == ["id"]
+    assert _plain_move(body) is None
+    # while the same id written as a string is taken
+    text = {**body, "id": str(uuid.UUID(int=12345))}
+    assert request_bodies.EventCreate(data=text).is_valid()

@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from games.play import services
-from games.store.models import Player
+from games.store.models import Game, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -479,3 +479,28 @@ def test_the_pages_of_a_game_or_match_in_progress_are_read_as_the_api_reads_them
     refused = Client()
     refused.force_login(stranger)
     assert "not yours to follow" in refused.get(paths[0]).content.decode()
+
+
+def test_only_a_director_or_the_member_himself_seats_by_member_number(anon: APIClient) -> None:
+    director, _ = client_of("director", is_staff=True)
+    member, pat = client_of("pat")
+    stranger, _ = client_of("sam")
+    director.post("/api/v1/players/", {"name": "Pat", "member_number": "MN-4242"}, "json")
+    Player.objects.filter(name="Pat").update(user=pat)
+    games_before = Game.objects.count()
+
+    def seat(client: APIClient, number: str) -> Any:
+        body = {"kind": "scarney-solitaire", "seats": [{"member_number": number}]}
+        return client.post("/api/v1/games/", body, "json")
+
+    # a stranger learns nothing: a member's number and an unknown one get the same refusal, and
+    # neither try makes a game
+    known, unknown = seat(stranger, "MN-4242"), seat(stranger, "MN-0000")
+    assert known.status_code == unknown.status_code == 403
+    assert known.json() == unknown.json()
+    assert known.json()["code"] == "permission.member_number"
+    assert Game.objects.count() == games_before
+    # the member himself, and a director, seat by number
+    assert seat(member, "MN-4242").json()["seats"][0]["name"] == "Pat"
+    assert seat(director, "MN-4242").status_code == 201
+    assert seat(director, "MN-0000").json()["code"] == "seat.unknown_member"
