@@ -18,14 +18,16 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 ## run: serve http://$(HOST):$(PORT) on SQLite with eager Celery and the demo club loaded
+# Static files are served from the apps as they are (STATIC_FROM_APPS): no collectstatic, whose
+# compression of every file took minutes; a deployment collects them (README).
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput -v 0
-	$(BIN)/python manage.py collectstatic --noinput -v 0
 	$(BIN)/python manage.py load_demo
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	STATIC_FROM_APPS=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-## test: the whole suite on PostgreSQL and Redis at their localhost defaults
+## test: the whole suite; deploy/test-machine first makes the machine ready (packages, services)
 test: $(STAMP)
+	bash deploy/test-machine
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)

@@ -154,6 +154,9 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
+# ``make run``: WhiteNoise serves the apps' static files where they are, without collectstatic.
+WHITENOISE_USE_FINDERS = env_bool("STATIC_FROM_APPS", False)
+WHITENOISE_AUTOREFRESH = WHITENOISE_USE_FINDERS
 
 # A body of a few megabytes is refused before it is parsed (400 request.too_large).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024

@@ -25,11 +25,18 @@ def handle(folded: Any, event: Any, status_before: str | None, status: str) -> N
     if status_before is None:
         for seat in seats:
             _started(seat["player"], event.recorded_at)
+        if status == "finished":  # over at its start (a study position with no jump left)
+            _finish_all(folded)
     elif status == "finished" and status_before == "in_progress":
-        for score in folded.game_rules.scores(folded.state):
-            _finished(seats[score.seat]["player"], score.total)
+        _finish_all(folded)
     else:
         recompute([seat["player"] for seat in seats])
+
+
+def _finish_all(folded: Any) -> None:
+    seats = folded.header["seats"]
+    for score in folded.game_rules.scores(folded.state):
+        _finished(seats[score.seat]["player"], score.total)
 
 
 def _started(player_id: int, started_at: Any) -> None:

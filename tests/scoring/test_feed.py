@@ -70,13 +70,15 @@ def test_an_event_committed_behind_one_still_in_flight_waits_for_it(api: APIClie
             with transaction.atomic():
                 record(first, Move("pawn.jumped", {"from": 1, "to": 3}))
                 written.set()
-                release.wait(10)
+                # held open until the reader has looked (a deadline, not a pause: on a loaded
+                # machine the looking may take long)
+                release.wait(120)
         finally:
             connection.close()
 
     writer = threading.Thread(target=slow_writer)
     writer.start()
-    assert written.wait(10)
+    assert written.wait(120)
 
     # when another append commits first, with a higher position
     record(second, Move("pawn.jumped", {"from": 1, "to": 3}))
@@ -84,7 +86,8 @@ def test_an_event_committed_behind_one_still_in_flight_waits_for_it(api: APIClie
     # then the reader is not shown it yet (a position cursor would step past the first)
     assert read_all(api, after=seen[-1]) == []
     release.set()
-    writer.join(10)
+    writer.join(120)
+    assert not writer.is_alive()
     later = read_all(api, after=seen[-1])
     positions = dict(Event.objects.filter(type="pawn.jumped").values_list("stream_id", "position"))
     assert later == [positions[first], positions[second]]
