@@ -176,3 +176,26 @@ def test_the_front_refuses_trace_with_405_saying_what_is_allowed(stack: tuple[in
     assert answer.status == 405
     allowed = {m.strip() for m in (answer.getheader("Allow") or "").split(",")}
     assert {"GET", "POST"} <= allowed and "TRACE" not in allowed
+
+
+@pytest.mark.parametrize("through", ["gunicorn", "the front"])
+def test_a_refused_large_body_leaves_the_connection_answering(
+    stack: tuple[int, int], through: str
+) -> None:
+    web, front = stack
+    conn = HTTPConnection(HOST, web if through == "gunicorn" else front, timeout=10)
+    try:
+        # given a body of 1.5 MB, refused before anything reads it (no login: 401)
+        body = b'{"kind": "scarney-solitaire", "pad": "' + b"a" * 1_500_000 + b'"}'
+        conn.request("POST", "/api/v1/games/", body, {"Content-Type": "application/json"})
+        refused = conn.getresponse()
+        refused.read()
+        # when the next request comes on the same connection, then it is answered
+        for _ in range(3):
+            conn.request("GET", "/healthz")
+            answer = conn.getresponse()
+            answer.read()
+            assert answer.status == 200
+    finally:
+        conn.close()
+    assert refused.status in (400, 401)
