@@ -48,8 +48,9 @@ from games.tournaments import state as tournament_state
 # Bump when a state class changes shape or moves: older snapshots are then ignored and refolded.
 # 3: the rule modules moved into family packages (pickles name class paths); 4: authenticated;
 # 5: Scarney 3000 keeps its turns packed and only the last turn's throws; 6: the Scarney dice
-# games' rulesets moved from their family's ``scoring`` module to ``throws``.
-SNAPSHOT_FORMAT = 6
+# games' rulesets moved from their family's ``scoring`` module to ``throws``; 7: a finished
+# Truffle hand keeps Dealer's discards in Opposite's pile when Dealer won no trick (21.2).
+SNAPSHOT_FORMAT = 7
 # The first event of a stream of each category.
 START_EVENTS = (GAME_STARTED, MATCH_STARTED, TOURNAMENT_CREATED, REGISTER_OPENED)
 

@@ -195,18 +195,13 @@ def first_scores(state: State) -> tuple[int, int] | None:
 
 def second_scores(state: State) -> tuple[int, int] | None:
     """Card points of part two's piles plus one per trick won (the Truffle dummy's count for
-    nobody; Dealer's discards go to Opposite if Dealer won no trick, 21.2)."""
+    nobody; Dealer's discards are in Opposite's pile if Dealer won no trick, 21.2)."""
     if state.phase != HAND_OVER or state.part is None:
         return None
     part = state.part
-    piles = [list(part.piles[0]), list(part.piles[1])]
-    if state.kind == TRUFFLE and part.tricks_won(state.dealer) == 0:
-        for card in state.truffle_discards:
-            piles[state.dealer].remove(card)
-            piles[state.opposite].append(card)
     return (
-        cards.points_of(piles[0]) + part.tricks_won(0),
-        cards.points_of(piles[1]) + part.tricks_won(1),
+        cards.points_of(part.piles[0]) + part.tricks_won(0),
+        cards.points_of(part.piles[1]) + part.tricks_won(1),
     )
 
 

@@ -17,6 +17,7 @@ from games.rules.tarot.manchester.state import (
     P_DEAL,
     P_PLAY,
     P_SCORE,
+    TRUFFLE,
     Part,
     State,
     with_value,
@@ -165,4 +166,17 @@ def on_paid(state: State, data: Mapping[str, Any]) -> State:
 def _end_of_part(state: State) -> State:
     if state.first is None:
         return dataclasses.replace(state, phase=P_DEAL, first=state.part, part=None)
-    return dataclasses.replace(state, phase=HAND_OVER)
+    return dataclasses.replace(state, phase=HAND_OVER, part=_discards_settled(state))
+
+
+def _discards_settled(state: State) -> Part | None:
+    """Truffle: Dealer's three discards go to Opposite's pile if Dealer won no trick in part two
+    (21.2), so the piles, their points and the second score all show where the cards went."""
+    part = state.part
+    if state.kind != TRUFFLE or part is None or part.tricks_won(state.dealer) > 0:
+        return part
+    piles = list(part.piles)
+    discards = set(state.truffle_discards)
+    piles[state.dealer] = tuple(c for c in piles[state.dealer] if c not in discards)
+    piles[state.opposite] = (*piles[state.opposite], *state.truffle_discards)
+    return dataclasses.replace(part, piles=tuple(piles))

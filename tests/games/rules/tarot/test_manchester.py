@@ -14,6 +14,7 @@ from games.rules.base import Move, fold_states
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
 from games.rules.tarot import cards
 from games.rules.tarot.cards import FOOL, PACK
+from games.rules.tarot.manchester import tricks as manchester_tricks
 from games.rules.tarot.manchester.game import (
     PICCADILLY_RULES,
     TRUFFLE_RULES,
@@ -32,6 +33,7 @@ from games.rules.tarot.manchester.state import (
     first_scores,
     game_points,
     hand_totals,
+    score_sheet,
     second_scores,
 )
 
@@ -565,7 +567,12 @@ def test_a_dealer_with_no_truffle_trick_gives_his_discards_to_opposite() -> None
     everything = [c for pile in part.piles for c in pile if c not in discards]
     tricks = tuple(dataclasses.replace(t, winner=2) for t in part.tricks)
     crafted = dataclasses.replace(part, tricks=tricks, piles=(discards, tuple(everything), ()))
-    second = second_scores(dataclasses.replace(state, part=crafted))
+    # when the part ends with Dealer's discards in his pile and no trick his (21.2)
+    over = manchester_tricks._end_of_part(dataclasses.replace(state, phase=P_PLAY, part=crafted))
+    # then they are Opposite's: in his pile, and in his second score
+    assert over.phase == HAND_OVER and over.part is not None
+    assert over.part.piles[0] == () and set(discards) <= set(over.part.piles[1])
+    second = second_scores(over)
     assert second == (0, cards.points_of(everything) + cards.points_of(discards) + 16)
 
 
@@ -805,3 +812,8 @@ def test_a_worked_truffle_hand_gives_the_scores_of_21() -> None:
     assert second_scores(state) == (0, 95)
     assert hand_totals(state) == (6, 89)
     assert game_points(state) == (0, 83)
+    # the discards are in Opposite's pile, not Dealer's: piles plus tricks make the second score
+    assert {"T4", "T3", "T2"} <= set(part.piles[1]) and not {"T4", "T3", "T2"} & set(part.piles[0])
+    sheet = score_sheet(state)
+    assert sheet["pile_points"] == [0, 80, 7]
+    assert [sheet["pile_points"][p] + sheet["tricks_won"][p] for p in (0, 1)] == sheet["second"]
