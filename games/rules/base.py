@@ -184,7 +184,20 @@ def make_ruleset(ruleset_type: type[Any], overrides: Mapping[str, Any] | None) -
     return ruleset_type(**overrides)
 
 
+# The widest range of a house rule's number (a target, a count): any game's sensible value lies
+# far inside it; a house rule of ``ALLOWED`` values is narrower still.
+LARGEST_PARAMETER = 1_000_000_000
+
+
 def _check_parameter(ruleset_type: type[Any], name: str, value: Any) -> None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if not -LARGEST_PARAMETER <= value <= LARGEST_PARAMETER:
+            raise BadRuleset(
+                "ruleset.bad_value",
+                f"House rule {name!r} takes numbers from -{LARGEST_PARAMETER:,} to "
+                f"{LARGEST_PARAMETER:,}.",
+                parameter=name,
+            )
     allowed = getattr(ruleset_type, "ALLOWED", {}).get(name)
     # Compare types too: 1 == True, yet 1 is not a valid value of a yes/no house rule.
     if allowed is not None and not any(type(value) is type(a) and value == a for a in allowed):

@@ -4,13 +4,14 @@ An event is stored in the schema version current when it was recorded. When a ty
 changes, its version goes up and an ``upcast_vN_vN+1`` function turns old data into the new shape
 *on read*; stored rows are never rewritten. Type names are stable strings, never import paths.
 
-Each type also declares its data: the fields it takes (a union where one name serves several
-games, as ``pawns.removed`` in High-Low and Scarnie), what each holds, and the most the store
-takes of it. :func:`check_data` refuses a field no game reads (422 ``event.unknown_field``) and a
-value larger than its field takes (422 ``event.too_large``: longer text, more items, deeper
-nesting); the types and ranges are the rule engines' to check, with their own codes, so a value
-of the wrong shape still reaches them as long as it is small. :func:`check_meta` does the same
-for the client's ``meta`` (and the ``X-Device`` header): ``client_time``, ``device``, ``note``.
+Each type also declares its data: the fields it takes (a union where one name serves several games,
+as ``pawns.removed`` in High-Low and Scarnie), what each holds, and the most the store takes of it.
+:func:`check_data` refuses a field no game reads (422 ``event.unknown_field``) and a value larger
+than its field takes (422 ``event.too_large``: longer text, more items, deeper nesting, a number
+beyond :data:`LARGEST_NUMBER` either way); the types and ranges are the rule engines' to check, with
+their own codes, so a value of the wrong shape still reaches them as long as it is small.
+:func:`check_meta` does the same for the client's ``meta`` (and the ``X-Device`` header):
+``client_time``, ``device``, ``note``.
 """
 
 from __future__ import annotations
@@ -427,9 +428,18 @@ def check_data(type_name: str, data: dict[str, Any]) -> None:
 _UNDECLARED = _list(64, _list(64, _list(64)))
 
 
+# The largest number a client's event may carry, either sign: ample for any score or count of
+# these games, so that a lenient sheet (whose figures the rules do not bound) cannot carry 10^30.
+LARGEST_NUMBER = 1_000_000_000
+
+
 def _fit(value: Any, size: Size, type_name: str, path: str) -> None:
     kind = type(value)
-    if kind is str:
+    if kind is int or kind is float:
+        if not -LARGEST_NUMBER <= value <= LARGEST_NUMBER:
+            most = f"numbers from -{LARGEST_NUMBER:,} to {LARGEST_NUMBER:,}"
+            raise _too_large(type_name, path, most)
+    elif kind is str:
         if len(value) > size.chars:
             raise _too_large(type_name, path, f"text of at most {size.chars} characters")
     elif kind is dict:

@@ -53,6 +53,31 @@ def test_a_lenient_sheet_takes_it_with_a_warning(api: APIClient) -> None:
     assert [w["code"] for w in warnings] == ["score.unattainable"]
 
 
+@pytest.mark.parametrize("total", [10**30, 2**63, 1e300, -(10**10)])
+def test_a_lenient_sheet_still_refuses_a_number_out_of_every_range(
+    api: APIClient, total: Any
+) -> None:
+    # lenient: attainability is not checked; the numbers still have a range (+-1,000,000,000)
+    match = sheet_match(api, sheet_entry_validation="lenient")
+    answer = enter(api, match, total)
+    assert answer.status_code == 422
+    assert answer.json()["code"] == "event.too_large"
+    assert "1,000,000,000" in answer.json()["detail"]
+    assert enter(api, match, 1_000_000_000).status_code == 201  # the range's edge is in it
+
+
+def test_a_house_rule_number_has_a_range_too(api: APIClient) -> None:
+    body = {
+        "kind": "hearts-due",
+        "seats": [{"name": "Ann"}, {"name": "Bob"}],
+        "ruleset": {"hearts_due_target": 10**30},
+    }
+    answer = api.post("/api/v1/games/", body, format="json")
+    assert answer.status_code == 422
+    assert answer.json()["code"] == "ruleset.bad_value"
+    assert answer.json()["parameter"] == "hearts_due_target"
+
+
 def test_a_live_match_takes_no_sheet_entries(api: APIClient) -> None:
     body = {"format": "scarney-solitaire", "players": [{"name": "Liv"}]}
     match = api.post("/api/v1/matches/", body, format="json").json()
