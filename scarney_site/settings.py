@@ -277,6 +277,12 @@ CELERY_TASK_PUBLISH_RETRY = False
 # An outbox row not done (its effect not recorded) is sent again this many seconds after its last
 # send; beat relays what is due and sweeps for complete matches left without their closing event.
 OUTBOX_RESEND_AFTER = float(os.environ.get("OUTBOX_RESEND_AFTER", "60"))
+# Seconds between relays of what is due (beat's task; without a broker, the publisher's).
+OUTBOX_RELAY_EVERY = float(os.environ.get("OUTBOX_RELAY_EVERY", "15"))
+# Without a broker (``make run``) tasks run in the web process's publisher thread, never in a
+# request: a webhook's receiver that is slow costs the keeper nothing, and retries still come.
+# The suite runs them in the committing thread instead, so a test sees their effect at once.
+OUTBOX_INLINE = env_bool("OUTBOX_INLINE", False)
 # Webhooks (docs/API.md "Webhooks"): seconds a POST may take, and the waits after the 1st, 2nd ...
 # failed attempt (one more attempt than waits, then the delivery has failed).
 WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "5"))
@@ -291,7 +297,7 @@ CHECKPOINT_KEY_FILE = Path(os.environ.get("CHECKPOINT_KEY_FILE") or VAR_DIR / "c
 CELERY_BEAT_SCHEDULE = {
     "relay-outbox": {
         "task": "scoring.relay_outbox",
-        "schedule": float(os.environ.get("OUTBOX_RELAY_EVERY", "15")),
+        "schedule": OUTBOX_RELAY_EVERY,
     },
     "sweep-matches": {
         "task": "scoring.sweep_matches",

@@ -19,4 +19,7 @@ REST_FRAMEWORK = {  # noqa: F405
     "DEFAULT_THROTTLE_RATES": {"token": "1000000/m", "address": "1000000/m"},
 }
 
+# Eager tasks run in the committing thread: a test sees their effect when its append returns.
+OUTBOX_INLINE = True
+
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405  (whitenoise warns otherwise)

@@ -9,7 +9,10 @@ by beat, sends what is due; tasks are idempotent, so a row sent twice does no ha
 
 After commit the web process hands the row to a publisher thread and answers at once: a broker
 that is down costs the request nothing (the row waits for beat's relay). Without a broker
-(``task_always_eager``) the task runs right after the commit, in the committing thread.
+(``task_always_eager``, ``make run``) the publisher thread runs the task itself, and every
+``OUTBOX_RELAY_EVERY`` seconds relays what is due as beat would: no task (a webhook's POST) runs
+inside a request, and retries come without beat. ``OUTBOX_INLINE`` (the suite) runs an eager
+task in the committing thread instead.
 """
 
 from __future__ import annotations
@@ -102,12 +105,16 @@ def _due(now: datetime) -> QuerySet[Outbox]:
 
 
 def _after_commit(row_id: int) -> None:
-    from scarney_site.celery import app
-
-    if app.conf.task_always_eager:
+    if _eager() and getattr(settings, "OUTBOX_INLINE", False):
         relay(row_id)
     else:
         publisher.submit(row_id)
+
+
+def _eager() -> bool:
+    from scarney_site.celery import app
+
+    return bool(app.conf.task_always_eager)
 
 
 class Publisher:
@@ -151,7 +158,11 @@ class Publisher:
 
     def _run(self, rows: queue.Queue[int]) -> None:
         while True:
-            row_id = rows.get()
+            try:
+                row_id = rows.get(timeout=self._tick())
+            except queue.Empty:
+                self._relay_due()
+                continue
             try:
                 if time.monotonic() >= self.quiet_until and not relay(row_id):
                     self.quiet_until = time.monotonic() + QUIET_AFTER_FAILURE
@@ -161,6 +172,21 @@ class Publisher:
                 if rows.empty():
                     connections.close_all()  # this thread's connections only
                 rows.task_done()
+
+    def _tick(self) -> float | None:
+        """Without a broker nor beat, how long to wait before relaying what is due; else None
+        (beat relays)."""
+        if not _eager() or getattr(settings, "OUTBOX_INLINE", False):
+            return None
+        return float(getattr(settings, "OUTBOX_RELAY_EVERY", 15))
+
+    def _relay_due(self) -> None:
+        try:
+            relay_pending()
+        except Exception:
+            log.exception("outbox: the relay of what is due failed")
+        finally:
+            connections.close_all()
 
 
 publisher = Publisher()
