@@ -255,6 +255,8 @@ SPECTACULAR_SETTINGS = {
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = REDIS_URL or "memory://"
+# kombu's Redis transport with the repair that keeps a worker up when Redis goes (broker.py).
+CELERY_BROKER_TRANSPORT = "scarney_site.broker:Transport" if REDIS_URL else None
 CELERY_RESULT_BACKEND = None
 # Without a broker the web process runs each task itself, right after the commit that asked for it.
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL

@@ -36,7 +36,7 @@ STUDY = {"position": {"C1": "B1", "C2": "R2"}}
 LAST_JUMP = {"from": 1, "to": 3}
 GAME_TOTAL = 59
 DOWN_BROKER = "redis://127.0.0.1:1/0"  # nothing listens on port 1: connections are refused
-WAIT = 30.0  # seconds to wait for the worker, at most
+WAIT = 90.0  # seconds to wait for the worker, at most (a deadline: a loaded machine is slow)
 
 
 def reset_broker_pools() -> None:

@@ -336,3 +336,29 @@ def test_with_the_broker_down_appends_answer_at_once_and_the_relay_settles_later
     stack.redis()
     stack.worker(OWN_REDIS)
     recover(stack, "broker down while matches finish", matches, restarted)
+
+
+def test_a_worker_holding_retries_stays_up_when_redis_goes_and_settles_after(stack, publishing):
+    # given our own Redis, a worker, and six close tasks retrying with backoff (no such match:
+    # each is held by the worker, unacknowledged, until its retry is due)
+    stack.redis()
+    use_broker(OWN_REDIS)
+    worker = stack.worker(OWN_REDIS)
+    for _ in range(6):
+        app.send_task("scoring.close_match", args=[str(uuid.uuid4())])
+    held = redis.Redis.from_url(OWN_REDIS)
+    wait_for(lambda: held.hlen("unacked") > 0, "the worker to hold a retrying task", 60)
+
+    # when Redis goes away, and comes back once the worker has noticed
+    for process in [p for p in stack.started if p is not worker]:
+        stack.kill(process)
+    log = stack.tmp / "worker.log"
+    wait_for(lambda: "broker lost" in log.read_text(errors="replace"), "the worker to notice", 60)
+    stack.redis()
+
+    # then the same worker is up, and settles a match finished now
+    assert worker.poll() is None, stack.logs()
+    match = match_one_round_from_its_end()
+    finish(match)
+    recover(stack, "redis gone while tasks wait to retry", [match], time.monotonic())
+    assert worker.poll() is None, stack.logs()
