@@ -94,9 +94,9 @@ class Stack:
         for process in self.started:
             self.kill(process)
 
-    def worker(self, broker: str, **env: str) -> subprocess.Popen[bytes]:
-        """A worker (solo pool) with embedded beat: relay every second, sweep every 2 s, a task
-        not done re-sent after 3 s."""
+    def worker(self, broker: str, pool: str = "solo", **env: str) -> subprocess.Popen[bytes]:
+        """A worker (solo pool, or ``pool`` as "prefork" with two processes) with embedded beat:
+        relay every second, sweep every 2 s, a task not done re-sent after 3 s."""
         db = connection.settings_dict
         database_url = (
             f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
@@ -114,7 +114,16 @@ class Stack:
             "LOG_LEVEL": "WARNING",
             **env,
         }
-        argv = [sys.executable, str(LAUNCHER), "worker", "-B", "--pool=solo", "--loglevel=WARNING"]
+        argv = [
+            sys.executable,
+            str(LAUNCHER),
+            "worker",
+            "-B",
+            f"--pool={pool}",
+            "--loglevel=WARNING",
+        ]
+        if pool == "prefork":
+            argv.append("--concurrency=2")
         argv += [
             f"--schedule={self.tmp / 'beat-schedule'}",
             f"--hostname=delivery-{uuid.uuid4()}@%h",
@@ -339,21 +348,24 @@ def test_with_the_broker_down_appends_answer_at_once_and_the_relay_settles_later
 
 
 def test_a_worker_holding_retries_stays_up_when_redis_goes_and_settles_after(stack, publishing):
-    # given our own Redis, a worker, and six close tasks retrying with backoff (no such match:
-    # each is held by the worker, unacknowledged, until its retry is due)
+    # given our own Redis, a worker (as deployed: a pool of processes), and six close tasks
+    # retrying with backoff (no such match: each is held by the worker, unacknowledged, until
+    # its retry is due)
     stack.redis()
     use_broker(OWN_REDIS)
-    worker = stack.worker(OWN_REDIS)
+    worker = stack.worker(OWN_REDIS, pool="prefork")
     for _ in range(6):
         app.send_task("scoring.close_match", args=[str(uuid.uuid4())])
     held = redis.Redis.from_url(OWN_REDIS)
     wait_for(lambda: held.hlen("unacked") > 0, "the worker to hold a retrying task", 60)
 
-    # when Redis goes away, and comes back once the worker has noticed
-    for process in [p for p in stack.started if p is not worker]:
-        stack.kill(process)
+    # when Redis stops for 5 s (the outage is the scenario, not a wait for something)
+    for process in [p for p in stack.started if p is not worker and p.poll() is None]:
+        process.terminate()  # Redis closes its connections as it goes
+        process.wait(timeout=10)
     log = stack.tmp / "worker.log"
     wait_for(lambda: "broker lost" in log.read_text(errors="replace"), "the worker to notice", 60)
+    time.sleep(5)
     stack.redis()
 
     # then the same worker is up, and settles a match finished now
