@@ -243,6 +243,7 @@ class Tally:
     errors: dict[str, int] = field(default_factory=dict)
     matches: list[str] = field(default_factory=list)
     board_reads: int = 0
+    rounds: int = 1
 
     def error(self, what: str) -> None:
         with self.lock:
@@ -369,6 +370,8 @@ def director(port: int, token: str, tournament: str, stop: threading.Event, tall
             )
             if answer != 201:
                 return  # the last round is played
+            with tally.lock:
+                tally.rounds += 1
             continue
         for table in tables:
             if table["status"] == "in_progress":
@@ -432,21 +435,21 @@ def tournament_for(port: int, token: str) -> str:
     return str(made)
 
 
-def faults(stack: Stack, at: float, log: list[tuple[float, str]]) -> None:
-    """The middle of the evening: the worker, Redis and a web worker killed."""
+def faults(stack: Stack, at: float, gap: float, log: list[tuple[float, str]]) -> None:
+    """The middle of the evening: the worker, Redis and a web worker killed, ``gap`` s apart."""
     time.sleep(max(0.0, at - time.monotonic()))
     log.append((time.monotonic(), "worker kill -9"))
     stack.kill("worker")
     time.sleep(5)
     stack.worker()
     log.append((time.monotonic(), "worker started again"))
-    time.sleep(20)
+    time.sleep(gap)
     log.append((time.monotonic(), "redis kill -9"))
     stack.kill("redis")
     time.sleep(3)
     stack.redis()
     log.append((time.monotonic(), "redis started again"))
-    time.sleep(20)
+    time.sleep(gap)
     pid = stack.kill_web_worker()
     log.append((time.monotonic(), f"web worker {pid} kill -9"))
 
@@ -607,13 +610,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         time.sleep(min(60.0, args.minutes * 60 / 5))
         memory_start = stack.memory()
         middle = start + args.minutes * 60 / 2
-        failing = threading.Thread(target=faults, args=(stack, middle, fault_log), daemon=True)
+        gap = min(20.0, args.minutes * 60 / 10)
+        failing = threading.Thread(target=faults, args=(stack, middle, gap, fault_log), daemon=True)
         failing.start()
-        recovered_at = None
+        recovered_at, most_late = None, 0
         while time.monotonic() < end:
             time.sleep(1)
-            if fault_log and recovered_at is None and not failing.is_alive():
-                if late_matches() == 0:
+            if fault_log:
+                late = late_matches()
+                most_late = max(most_late, late)
+                if recovered_at is None and not failing.is_alive() and late == 0:
                     recovered_at = time.monotonic()
         memory_end = stack.memory()
         stop.set()
@@ -632,7 +638,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         stack.down()
     fifth = args.minutes * 60 / 5
     first, last = p99_of(tally.moves, start, start + fifth), p99_of(tally.moves, end - fifth, end)
-    first_fault = fault_log[0][0] if fault_log else end
+    last_fault = fault_log[-1][0] if fault_log else end
     growth = {
         name: round(memory_end[name] / memory_start[name] - 1, 3)
         for name in memory_start
@@ -647,7 +653,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "retries": tally.retries,
         "errors": tally.errors,
         "faults": [(round(t - start, 1), what) for t, what in fault_log],
-        "recovery_s": None if recovered_at is None else round(recovered_at - first_fault, 1),
+        # after the last failure, until no complete match waited over STALE s for settlement
+        "recovery_s": None if recovered_at is None else round(recovered_at - last_fault, 1),
+        "most_matches_late": most_late,
+        "rounds_paired": tally.rounds,
         "p99_first_fifth_ms": round(first, 1),
         "p99_last_fifth_ms": round(last, 1),
         "per_minute": per_minute(tally.moves, start),
