@@ -56,7 +56,7 @@ from bench import _common  # noqa: E402
 
 HOST = "127.0.0.1"
 SHEET = [[32, 19, 6], [24, 77, 34], [13, 29, 27], [38, 53, 110], [21, 30, 36]]  # RULES.md B.1
-SOAK_DB = "scarney_soak"
+SOAK_DB = f"scarney_soak_{os.getpid()}"  # its own, dropped after: two soaks may run at once
 STALE = 10.0  # seconds a complete match may wait for its settlement before it counts as late
 
 
@@ -636,6 +636,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         stop.set()
         stack.down()
+        from django.db import connections
+
+        connections.close_all()
+        subprocess.run(["dropdb", "-h", HOST, "-U", "postgres", "--if-exists", "--force", SOAK_DB])
     fifth = args.minutes * 60 / 5
     first, last = p99_of(tally.moves, start, start + fifth), p99_of(tally.moves, end - fifth, end)
     last_fault = fault_log[-1][0] if fault_log else end
