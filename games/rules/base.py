@@ -131,6 +131,38 @@ class Rules(Protocol[S]):
 # implementing its method, and mypy checks the signature where the game is used through it.
 
 
+@dataclass(frozen=True, slots=True)
+class DealTarget:
+    """One receiver of a deal: a seat (``role`` "seat"), one of a seat's hands ("hand", with
+    ``hand`` 1 or 2), the dummy ("dummy"), the talon ("talon") or the talon Dealer takes
+    ("dealer_talon"); ``count`` cards, None for whatever the table gives it."""
+
+    role: str
+    seat: int | None = None
+    hand: int | None = None
+    count: int | None = None
+    optional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DealPlan:
+    """A deal as a table enters it: its receivers in order, the ``cards.dealt`` data with each
+    receiver's index in place of its cards, and whether it deals the whole pack or what the
+    earlier deals of the hand left."""
+
+    targets: tuple[DealTarget, ...]
+    shape: Mapping[str, Any]
+    whole_pack: bool = True
+
+
+@runtime_checkable
+class PlansDeals(Protocol):
+    """A card game whose deal is not one hand a seat and a talon: it says how it deals now."""
+
+    def deal_plan(self, phase: str | None, ruleset: Mapping[str, Any]) -> DealPlan:
+        """The deal of ``phase``, under the game's house rules as its JSON shows them."""
+
+
 @runtime_checkable
 class ThrowsDice(Protocol):
     """A dice game: the faces its dice show (RULES.md 1.3, 1.4) and the most it throws at once."""

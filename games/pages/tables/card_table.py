@@ -14,9 +14,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from games.rules import registry
+from games.rules.base import DealTarget, PlansDeals
 from games.rules.tarot.cards import CONFERENCE_PACK, FOOL, PACK, SUITS, TRUMPS, points_of
 
-MANCHESTER = frozenset({"manchester-piccadilly", "manchester-truffle"})
 # The service's suit letters are arbitrary (RULES.md D-TAR-2); a table reads them as the Italian
 # suits, shown with the French signs most players know them by.
 SUIT_NAMES = {"s": "swords", "b": "batons", "c": "cups", "d": "coins"}
@@ -127,24 +128,31 @@ def _plays(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def deal(game: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
     """The deal's targets (who receives how many), the cards left to deal, and the event's
-    shape: the target numbers in ``shape`` are replaced by their cards when it is sent."""
-    kind, phase = game["kind"], game.get("phase")
-    if kind not in MANCHESTER:
+    shape: the target numbers in ``shape`` are replaced by their cards when it is sent. A game
+    whose deal is its own says how (``PlansDeals``); else one hand a seat and a talon."""
+    rules = registry.get(game["kind"])
+    if not isinstance(rules, PlansDeals):
         seats = len(names)
         targets = [_target(names[s], None) for s in range(seats)] + [_target("Talon", None, True)]
         shape: dict[str, Any] = {"hands": list(range(seats)), "talon": seats}
         return _deal(targets, shape, list(pack_of(game)))
-    if phase == "M_DEAL":
-        targets = [_target(f"{names[s]} (seat {s})", 13) for s in (0, 1)]
-        return _deal(targets, {"hands": [0, 1]}, list(PACK))
-    left = [c for c in PACK if not any(c in hand for hand in game.get("dealt") or [])]
-    if kind == "manchester-piccadilly":
-        targets = [_target(f"{names[s]}: hand {n}", 13) for s in (0, 1) for n in (1, 2)]
-        return _deal(targets, {"hands": [[0, 1], [2, 3]]}, left)
-    talon = int((game.get("ruleset") or {}).get("truffle_talon", 3))
-    targets = [_target(names[0], 16), _target(names[1], 16), _target("Dummy", 16)]
-    targets.append(_target("Talon (dealer takes)", talon))
-    return _deal(targets, {"hands": [0, 1], "dummy": 2, "talon": 3}, left)
+    plan = rules.deal_plan(game.get("phase"), game.get("ruleset") or {})
+    dealt = game.get("dealt") or []
+    left = [c for c in PACK if plan.whole_pack or not any(c in hand for hand in dealt)]
+    targets = [_target(_receiver(t, names), t.count, t.optional) for t in plan.targets]
+    return _deal(targets, dict(plan.shape), left)
+
+
+# How a page names each receiver of a deal (games.rules.base.DealTarget.role).
+RECEIVERS = {"dummy": "Dummy", "talon": "Talon", "dealer_talon": "Talon (dealer takes)"}
+
+
+def _receiver(target: DealTarget, names: dict[int, str]) -> str:
+    if target.role == "hand":
+        return f"{names[target.seat or 0]}: hand {target.hand}"
+    if target.role == "seat":
+        return names[target.seat or 0]
+    return RECEIVERS[target.role]
 
 
 def _target(label: str, count: int | None, optional: bool = False) -> dict[str, Any]:

@@ -24,7 +24,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.base import Move, Result, SeatScore, check_move, make_ruleset
+from games.rules.base import (
+    DealPlan,
+    DealTarget,
+    Move,
+    Result,
+    SeatScore,
+    check_move,
+    make_ruleset,
+)
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.tarot import cards
 from games.rules.tarot.manchester.play import (
@@ -86,6 +94,27 @@ class ManchesterRules:
         self.kind = kind
         self.title = title
         self.ruleset_type = ruleset_type
+
+    def deal_plan(self, phase: str | None, ruleset: Mapping[str, Any]) -> DealPlan:
+        """Part one: 13 cards to each seat from the whole pack (20.2). Part two, from what part
+        one left: Piccadilly, each seat's two hands of 13 (20.3); Truffle, 16 to each seat and
+        the dummy, then the talon Dealer takes (21.1, D-MT-1)."""
+        if phase == M_DEAL:
+            seats = tuple(DealTarget("seat", seat=s, count=13) for s in (0, 1))
+            return DealPlan(seats, {"hands": [0, 1]})
+        if self.kind == PICCADILLY:
+            hands = tuple(
+                DealTarget("hand", seat=s, hand=n, count=13) for s in (0, 1) for n in (1, 2)
+            )
+            return DealPlan(hands, {"hands": [[0, 1], [2, 3]]}, whole_pack=False)
+        talon = int(ruleset.get("truffle_talon", 3))
+        targets = (
+            DealTarget("seat", seat=0, count=16),
+            DealTarget("seat", seat=1, count=16),
+            DealTarget("dummy", count=16),
+            DealTarget("dealer_talon", count=talon),
+        )
+        return DealPlan(targets, {"hands": [0, 1], "dummy": 2, "talon": 3}, whole_pack=False)
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """A hand awaiting its deal; ``setup["dealer"]`` (seat 0 by default) deals it."""

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games.rules.base import Move, fold_states
+from games.rules.base import Move, PlansDeals, fold_states
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
 from games.rules.tarot import cards
 from games.rules.tarot.cards import FOOL, PACK
@@ -23,6 +23,7 @@ from games.rules.tarot.manchester.game import (
 from games.rules.tarot.manchester.match import PICCADILLY_MATCH
 from games.rules.tarot.manchester.state import (
     HAND_OVER,
+    M_DEAL,
     M_PLAY,
     M_SCORE,
     P_CHOOSE,
@@ -817,3 +818,29 @@ def test_a_worked_truffle_hand_gives_the_scores_of_21() -> None:
     sheet = score_sheet(state)
     assert sheet["pile_points"] == [0, 80, 7]
     assert [sheet["pile_points"][p] + sheet["tricks_won"][p] for p in (0, 1)] == sheet["second"]
+
+
+def test_each_deal_of_a_hand_is_planned_by_the_rules_for_the_table_to_enter() -> None:
+    # part one: 13 to each seat from the whole pack
+    first = PICC.deal_plan(M_DEAL, {})
+    assert [(t.role, t.seat, t.count) for t in first.targets] == [("seat", 0, 13), ("seat", 1, 13)]
+    assert first.whole_pack and first.shape == {"hands": [0, 1]}
+    # Piccadilly's part two: each seat's two hands of 13, from what part one left
+    second = PICC.deal_plan(P_DEAL, {})
+    assert [(t.seat, t.hand, t.count) for t in second.targets] == [
+        (0, 1, 13),
+        (0, 2, 13),
+        (1, 1, 13),
+        (1, 2, 13),
+    ]
+    assert not second.whole_pack and second.shape == {"hands": [[0, 1], [2, 3]]}
+    # Truffle's: 16 each to the seats and the dummy, then the talon Dealer takes (D-MT-1)
+    truffle = TRUFFLE_RULES.deal_plan(P_DEAL, {"truffle_talon": 4})
+    assert [(t.role, t.count) for t in truffle.targets] == [
+        ("seat", 16),
+        ("seat", 16),
+        ("dummy", 16),
+        ("dealer_talon", 4),
+    ]
+    assert truffle.shape == {"hands": [0, 1], "dummy": 2, "talon": 3}
+    assert isinstance(PICC, PlansDeals) and isinstance(TRUFFLE_RULES, PlansDeals)
