@@ -42,6 +42,12 @@ def get(kind: str) -> Rules[Any]:
         ) from None
 
 
+def knows(kind: str) -> bool:
+    """Whether ``kind`` is a game kind this service keeps (every match format is named for one)."""
+    _load()
+    return kind in _RULES
+
+
 def kinds() -> list[str]:
     """Every game kind, by id."""
     _load()

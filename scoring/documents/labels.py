@@ -50,7 +50,7 @@ def label(key: str) -> str:
         return STATUS[key]
     if key in TIEBREAKS:
         return TIEBREAKS[key]
-    if key in registry.kinds():  # every match format is named for its game kind
+    if registry.knows(key):  # every match format is named for its game kind
         return format_name(key)
     return _sentence(key)
 
