@@ -17,6 +17,7 @@ from django.forms.models import model_to_dict
 from games.play import services
 from games.rules.base import Move
 from games.store import folding
+from tests.declared import assert_declared
 from games.store.models import Stream
 from scoring.models import BonusAward, GameSummary, MatchStanding, PlayerRecord
 
@@ -27,6 +28,7 @@ def record(stream_id: uuid.UUID, move: Move) -> folding.Folded:
         stream_id=stream_id, event_id=uuid.uuid4(), type=move.type, data=dict(move.data)
     )
     assert recorded.created
+    assert_declared(recorded.folded)
     return recorded.folded
 
 

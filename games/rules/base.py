@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
+from games.rules.shapes import Record
 from games.rules.events import UNDO
 
 
@@ -97,6 +98,13 @@ class Rules(Protocol[S]):
     ruleset_type: type[Any]
     min_seats: int
     max_seats: int
+    # Declared shapes (games/rules/shapes.py), from which the store's check of a client's data,
+    # the OpenAPI schema and the pages' reading come: the data of each event type ``apply`` takes
+    # (``move.undone`` is every game's, declared in games/rules/events.py), what ``view`` gives,
+    # and the ``setup`` ``initial_state`` takes.
+    events: Mapping[str, Record]
+    view_shape: Record
+    setup_shape: Record
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> S:
         """The state before the first recorded move (raises BadSetup)."""
@@ -186,6 +194,8 @@ class HasPotLedger(Protocol):
 @runtime_checkable
 class ReportsToMatch(Protocol):
     """A game whose match needs facts beyond its scores (who moved last, the pot, the deal ...)."""
+
+    report_shape: Record  # what match_report gives (games/rules/shapes.py)
 
     def match_report(self, state: Any) -> dict[str, Any]: ...
 

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from games.rules.base import Move, check_move, make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import GAME_FINISHED, GAME_SCORED, MATCH_SETTLED
+from games.rules.shapes import Record
 
 IN_PROGRESS, FINISHED, SETTLED = "in_progress", "finished", "settled"
 
@@ -29,6 +30,9 @@ class MatchRules(Protocol):
     ruleset_type: type[Any]
     min_seats: int
     max_seats: int
+    # The data of each event type a table records on the match (a sheet's ``game.scored``, a
+    # session's ``match.ended`` ...), declared as a game's are (games/rules/shapes.py).
+    events: Mapping[str, Record]
 
     def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> Any: ...
     def apply(self, state: Any, move: Move) -> Any: ...

@@ -18,6 +18,7 @@ from games.rules.base import Move, Result, SeatScore, check_move, check_seat_cou
 from games.rules.dice import ORDINARY_FACES, PotEntry, read_faces
 from games.rules.errors import BadRuleset, BadSetup
 from games.rules.events import THROWN
+from games.rules.shapes import CHIPS, FACE, SEAT, SEATS, Integer, ListOf, Nullable, Text, record
 
 BOSTON, MULTIPLICATION = "going-to-boston", "multiplication"
 DICE = 3  # and so three throws: each sets one die aside
@@ -93,10 +94,62 @@ def multiplication_score(aside: Sequence[str]) -> int:
     return (first + second) * last
 
 
+# --- what the game takes and shows (games/rules/shapes.py) -----------------------------------
+
+DIE = Text(1, ORDINARY_FACES, doc="a die's face, 1-6")
+THROW = ListOf(DIE, DICE, 1, doc="one throw's faces")
+EVENTS = {
+    THROWN: record(
+        "One throw of the dice in the cup: three, then two, then one.",
+        faces=ListOf(DIE, DICE, 1, doc='the faces thrown, e.g. ["6", "2", "2"]'),
+    )
+}
+SETUP = record(
+    "Who throws first (D-BOS-2) and the chips a split left in the pot (D-BOS-1).",
+    optional=("first_player", "carried"),
+    first_player=SEAT,
+    carried=Integer(0, doc="chips carried in the pot from the last round"),
+)
+TURN_VIEW = record(
+    "A finished turn.",
+    seat=SEAT,
+    playoff=Integer(0, doc="0 for the round itself, n for the n-th play-off of a tie"),
+    throws=ListOf(THROW, DICE, doc="the turn's throws"),
+    set_aside=ListOf(DIE, DICE, doc="the die set aside from each throw, in order"),
+    score=Integer(2, 72, doc="the turn's score"),
+    how=Text(40, doc='the score worked out, e.g. "6 + 5 + 4 = 15"'),
+)
+POT_VIEW = record(
+    "Chips in the pot and each seat's chips received minus paid.",
+    balance=CHIPS,
+    nets=ListOf(CHIPS, MAX_SEATS),
+)
+VIEW = record(
+    dice=record(
+        "The round: whose throw, the dice in the cup, this turn's dice set aside, every turn.",
+        turn=Nullable(SEAT, doc="the seat throwing, null once the round is over"),
+        throw=Nullable(Integer(1, DICE), doc="which throw of the turn is next (1-3)"),
+        in_cup=Integer(0, DICE, doc="dice in the cup for the next throw"),
+        set_aside=ListOf(DIE, DICE, doc="this turn's dice set aside so far"),
+        playoff=Integer(0, doc="0 in the round itself, n in the n-th play-off of a tie"),
+        to_throw=ListOf(SEAT, MAX_SEATS, doc="the seats still to throw in this round or play-off"),
+        turns=ListOf(TURN_VIEW, 1000, doc="every finished turn, play-offs included"),
+        winners=SEATS,
+    ),
+    pot=POT_VIEW,
+)
+
+
 class BostonRules:
     """The rule engine of one round of Going to Boston or Multiplication."""
 
     ruleset_type: type[Any] = Ruleset
+    events = EVENTS
+    setup_shape = SETUP
+    view_shape = VIEW
+    report_shape = record(
+        "The round's chip nets and what stays in the pot.", nets=POT_VIEW.fields["nets"], pot_left=CHIPS
+    )
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
 
