@@ -17,7 +17,7 @@ from django.forms.models import model_to_dict
 from games.play import services
 from games.rules.base import Move
 from games.store import folding
-from tests.declared import assert_declared
+from tests.declared import assert_declared, assert_move_declared
 from games.store.models import Stream
 from scoring.models import BonusAward, GameSummary, MatchStanding, PlayerRecord
 
@@ -29,6 +29,7 @@ def record(stream_id: uuid.UUID, move: Move) -> folding.Folded:
     )
     assert recorded.created
     assert_declared(recorded.folded)
+    assert_move_declared(recorded.folded, move)
     return recorded.folded
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.rules.events import UNDO
 from games.rules.shapes import ShapeError
 from games.store import folding
 from games.store.models import Stream
@@ -26,6 +27,29 @@ def assert_declared(folded: folding.Folded) -> None:
             f"{rules.kind}'s view does not fit its view_shape at {error.path!r}: expected "
             f"{error.expected} {list(error.unknown) or ''}; the view: {_short(view)}"
         ) from None
+
+
+def assert_move_declared(folded: folding.Folded, move: Any) -> None:
+    """A move the rules took fits the declaration of its type (the game's, or the match's)."""
+    if move.type == UNDO:
+        return
+    rules: Any = folded.game_rules if folded.category == Stream.Category.GAME else None
+    if rules is None and folded.category == Stream.Category.MATCH:
+        rules = folded.match_rules
+    if rules is None:
+        return
+    declared = rules.events.get(move.type)
+    assert declared is not None, f"{rules.kind} takes {move.type} but does not declare it"
+    try:
+        declared.check(dict(move.data))
+    except ShapeError as error:
+        raise AssertionError(
+            f"{rules.kind}'s {move.type} {dict(move.data)!r} does not fit its declaration at "
+            f"{error.path!r}: expected {error.expected} {list(error.unknown) or ''}"
+        ) from None
+    if folded.category == Stream.Category.GAME and hasattr(rules, "report_shape"):
+        if rules.is_terminal(folded.state):
+            rules.report_shape.check(rules.match_report(folded.state))
 
 
 def _short(value: Any) -> str:

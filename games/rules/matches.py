@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from games.rules.base import Move, check_move, make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import GAME_FINISHED, GAME_SCORED, MATCH_SETTLED
-from games.rules.shapes import Record
+from games.rules.shapes import Integer, ListOf, Record, record
 
 IN_PROGRESS, FINISHED, SETTLED = "in_progress", "finished", "settled"
 
@@ -89,6 +89,11 @@ class ScoredMatchState:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
+SHEET_SCORES = ListOf(
+    Integer(doc="a seat's game score"), 64, 1, doc="one whole number per seat, in seat order"
+)
+
+
 class ScoredMatch:
     """A match whose games each give every seat a score; subclasses give the format's rules.
 
@@ -105,6 +110,17 @@ class ScoredMatch:
     max_seats: int
     # What a live game's ``report`` (its rule engine's ``match_report``) must give this format.
     report_needs: tuple[str, ...] = ()
+    # A sheet's line: each seat's game score, and the running totals if the sheet shows them. A
+    # format whose sheet says more (frames, turns, boxes) or that takes events of its own (a
+    # draw, a session's end) declares its own ``events``.
+    events: Mapping[str, Record] = {
+        GAME_SCORED: record(
+            "One game of a score sheet.",
+            optional=("cumulative",),
+            scores=SHEET_SCORES,
+            cumulative=ListOf(Integer(), 64, doc="the running totals after this game, per seat"),
+        )
+    }
 
     # --- what a format implements ---
 

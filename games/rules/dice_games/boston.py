@@ -148,7 +148,9 @@ class BostonRules:
     setup_shape = SETUP
     view_shape = VIEW
     report_shape = record(
-        "The round's chip nets and what stays in the pot.", nets=POT_VIEW.fields["nets"], pot_left=CHIPS
+        "The round's chip nets and what stays in the pot.",
+        nets=POT_VIEW.fields["nets"],
+        pot_left=CHIPS,
     )
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
