@@ -328,6 +328,9 @@ VENUE = os.environ.get("VENUE", "the club")
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or VAR_DIR / "media")
 REPORTS_RETRY_AFTER = int(os.environ.get("REPORTS_RETRY_AFTER", "2"))
 REPORTS_RENDER_AHEAD = env_bool("REPORTS_RENDER_AHEAD", bool(REDIS_URL))
+# Check every event saved and every game view against its declaration (games/rules/shapes.py):
+# the test suite's assertion that the schema and the pages read what the rules give.
+CHECK_DECLARED = env_bool("CHECK_DECLARED", False)
 
 LOGGING = {
     "version": 1,

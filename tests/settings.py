@@ -23,3 +23,4 @@ REST_FRAMEWORK = {  # noqa: F405
 OUTBOX_INLINE = True
 
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405  (whitenoise warns otherwise)
+CHECK_DECLARED = True  # every saved event and game view checked against its declaration

@@ -42,14 +42,19 @@ def _at(path: str, key: str | int) -> str:
 
 
 class Shape:
-    """A declared shape: its JSON Schema (OpenAPI 3.0) and a check of a JSON value."""
+    """A declared shape: its JSON Schema (OpenAPI 3.0) and a check of a JSON value.
+
+    ``check(value, whole=False)`` leaves out the required fields' presence: the store checks a
+    client's data so (types, sizes, unknown fields) and leaves what is missing to the rules, which
+    name it in their own words (a correction without its reason is ``tournament.reason_required``).
+    """
 
     doc: str
 
     def schema(self) -> dict[str, Any]:
         raise NotImplementedError
 
-    def check(self, value: Any, path: str = "") -> None:
+    def check(self, value: Any, path: str = "", whole: bool = True) -> None:
         raise NotImplementedError
 
     def described(self, schema: dict[str, Any]) -> dict[str, Any]:
@@ -65,19 +70,23 @@ class Integer(Shape):
     minimum: int | None = None
     maximum: int | None = None
     doc: str = ""
+    choices: tuple[int, ...] = ()
 
     def schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {"type": "integer"}
+        if self.choices:
+            schema["enum"] = list(self.choices)
         if self.minimum is not None:
             schema["minimum"] = self.minimum
         if self.maximum is not None:
             schema["maximum"] = self.maximum
         return self.described(schema)
 
-    def check(self, value: Any, path: str = "") -> None:
+    def check(self, value: Any, path: str = "", whole: bool = True) -> None:
         if type(value) is not int:
             raise ShapeError("bad", path, "a whole number")
-        _in_range(value, path)
+        if self.maximum is None or not self.maximum >= value >= (self.minimum or 0):
+            _in_range(value, path)  # a seed's declared range goes beyond the store's bound
 
 
 @dataclass(frozen=True)
@@ -96,7 +105,7 @@ class Number(Shape):
             schema["maximum"] = self.maximum
         return self.described(schema)
 
-    def check(self, value: Any, path: str = "") -> None:
+    def check(self, value: Any, path: str = "", whole: bool = True) -> None:
         if type(value) not in (int, float):
             raise ShapeError("bad", path, "a number")
         _in_range(value, path)
@@ -131,7 +140,7 @@ class Text(Shape):
             schema["pattern"] = self.pattern or "^[^\\u0000]*$"
         return self.described(schema)
 
-    def check(self, value: Any, path: str = "") -> None:
+    def check(self, value: Any, path: str = "", whole: bool = True) -> None:
         if type(value) is not str:
             raise ShapeError("bad", path, "text")
         if len(value) > self.longest:
@@ -145,7 +154,7 @@ class Boolean(Shape):
     def schema(self) -> dict[str, Any]:
         return self.described({"type": "boolean"})
 
-    def check(self, value: Any, path: str = "") -> None:
+    def check(self, value: Any, path: str = "", whole: bool = True) -> None:
         if type(value) is not bool:
             raise ShapeError("bad", path, "true or false")
 
@@ -168,9 +177,9 @@ class Nullable(Shape):
             schema["enum"] = [*schema["enum"], None]
         return self.described(schema)
 
-    def check(self, value: Any, path: str = "") -> None:
+    def check(self, value: Any, path: str = "", whole: bool = True) -> None:
         if value is not None:
-            self.of.check(value, path)
+            self.of.check(value, path, whole)
 
 
 @dataclass(frozen=True)
@@ -189,13 +198,13 @@ class ListOf(Shape):
             schema["minItems"] = self.shortest
         return self.described(schema)
 
-    def check(self, value: Any, path: str = "") -> None:
+    def check(self, value: Any, path: str = "", whole: bool = True) -> None:
         if type(value) is not list:
             raise ShapeError("bad", path, "a list")
         if len(value) > self.longest:
             raise ShapeError("too_large", path, f"at most {self.longest} items")
         for index, item in enumerate(value):
-            self.of.check(item, _at(path, index))
+            self.of.check(item, _at(path, index), whole)
 
 
 @dataclass(frozen=True)
@@ -214,7 +223,7 @@ class MapOf(Shape):
             schema["propertyNames"] = {"pattern": self.key.pattern}
         return self.described(schema)
 
-    def check(self, value: Any, path: str = "") -> None:
+    def check(self, value: Any, path: str = "", whole: bool = True) -> None:
         if type(value) is not dict:
             raise ShapeError("bad", path, "an object")
         if len(value) > self.longest:
@@ -222,7 +231,7 @@ class MapOf(Shape):
         for key, item in value.items():
             if len(key) > self.key.longest:
                 raise ShapeError("too_large", path, f"keys of at most {self.key.longest} characters")
-            self.of.check(item, _at(path, key))
+            self.of.check(item, _at(path, key), whole)
 
 
 @dataclass(frozen=True)
@@ -232,6 +241,9 @@ class Record(Shape):
     fields: Mapping[str, Shape] = field(default_factory=dict)
     optional: frozenset[str] = frozenset()
     doc: str = ""
+
+    def __hash__(self) -> int:  # the fields' mapping is a dict: hash its items
+        return hash((tuple(self.fields.items()), self.optional, self.doc))
 
     def schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {
@@ -244,7 +256,7 @@ class Record(Shape):
             schema["required"] = required
         return self.described(schema)
 
-    def check(self, value: Any, path: str = "") -> None:
+    def check(self, value: Any, path: str = "", whole: bool = True) -> None:
         if type(value) is not dict:
             raise ShapeError("bad", path, "an object")
         unknown = tuple(key for key in value if key not in self.fields)
@@ -252,8 +264,8 @@ class Record(Shape):
             raise ShapeError("unknown", path, ", ".join(self.fields), unknown)
         for name, shape in self.fields.items():
             if name in value:
-                shape.check(value[name], _at(path, name))
-            elif name not in self.optional:
+                shape.check(value[name], _at(path, name), whole)
+            elif whole and name not in self.optional:
                 raise ShapeError("bad", _at(path, name), "a value (it is required)")
 
 
@@ -272,11 +284,11 @@ class AnyOf(Shape):
     def schema(self) -> dict[str, Any]:
         return self.described({"anyOf": [shape.schema() for shape in self.shapes]})
 
-    def check(self, value: Any, path: str = "") -> None:
+    def check(self, value: Any, path: str = "", whole: bool = True) -> None:
         errors = []
         for shape in self.shapes:
             try:
-                shape.check(value, path)
+                shape.check(value, path, whole)
                 return
             except ShapeError as error:
                 errors.append(error)
@@ -331,12 +343,14 @@ def _parameter(hint: Any, allowed: tuple[Any, ...] | None) -> Shape:
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
         members = [a for a in typing.get_args(hint) if a is not type(None)]
-        inner = _parameter(members[0], allowed) if len(members) == 1 else Text(64)
-        return Nullable(inner)
+        shapes = tuple(_parameter(member, allowed) for member in members)
+        inner = shapes[0] if len(shapes) == 1 else AnyOf(shapes)
+        return Nullable(inner) if len(members) < len(typing.get_args(hint)) else inner
     if hint is bool:
         return Boolean()
     if hint is int:
-        return Integer(-LARGEST_NUMBER, LARGEST_NUMBER)
+        numbers = tuple(a for a in allowed or () if type(a) is int)
+        return Integer(-LARGEST_NUMBER, LARGEST_NUMBER, choices=numbers)
     if hint is float:
         return Number(-LARGEST_NUMBER, LARGEST_NUMBER)
     if hint is str:

@@ -1,100 +1,64 @@
-"""Event types: their names, schema versions and upcasters.
+"""Event types: their names, schema versions and upcasters, and the data each takes.
 
 An event is stored in the schema version current when it was recorded. When a type's data shape
 changes, its version goes up and an ``upcast_vN_vN+1`` function turns old data into the new shape
 *on read*; stored rows are never rewritten. Type names are stable strings, never import paths.
 
-Each type also declares its data: the fields it takes (a union where one name serves several games,
-as ``pawns.removed`` in High-Low and Scarnie), what each holds, and the most the store takes of it.
-:func:`check_data` refuses a field no game reads (422 ``event.unknown_field``) and a value larger
-than its field takes (422 ``event.too_large``: longer text, more items, deeper nesting, a number
-beyond :data:`LARGEST_NUMBER` either way); the types and ranges are the rule engines' to check, with
-their own codes, so a value of the wrong shape still reaches them as long as it is small.
-:func:`check_meta` does the same for the client's ``meta`` (and the ``X-Device`` header):
-``client_time``, ``device``, ``note``.
+What each type's data holds is declared once, where it is decided (games/rules/shapes.py): by the
+game families beside their rules (``Rules.events``, ``MatchRules.events``), by the tournaments'
+core (``games.tournaments.state.EVENT_SHAPES``), and here for what the service writes itself. A
+type several games take is the union of their declarations (:func:`declared`). :func:`check_data`
+refuses a client's data that no game could read: a field the type does not take (422
+``event.unknown_field``), a value too large (``event.too_large``: longer text, more items, a
+number beyond :data:`LARGEST_NUMBER` either way), or of the wrong type (``event.bad_data``). A
+field missing, a range and a choice are the rule engines' to check, with their own codes.
+:func:`check_meta` does the same for the client's ``meta`` (and the ``X-Device`` header).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.rules import registry
 from games.rules.errors import IllegalEvent
 from games.rules.events import (
-    DOUBLE_DOWN,
     GAME_FINISHED,
-    GAME_SCORED,
     GAME_STARTED,
     JUMPED,
     MATCH_RATED,
     MATCH_SETTLED,
     MATCH_STARTED,
-    ORDER_DRAWN,
-    REMOVED,
-    SCARNEY_CALLED,
-    STOOD,
+    REGISTER_OPENED,
     TAKEN_OFF,
-    THROWN,
     UNDO,
 )
+from games.rules.shapes import (
+    LARGEST_NUMBER,
+    POINTS,
+    REASON,
+    SEAT,
+    SEATS,
+    AnyOf,
+    Integer,
+    ListOf,
+    Nullable,
+    Number,
+    Record,
+    Shape,
+    ShapeError,
+    Text,
+    one_of,
+    record,
+    ruleset_shape,
+)
+from games.tournaments.state import EVENT_SHAPES as TOURNAMENT_SHAPES
+
+__all__ = ["LARGEST_NUMBER", "EVENT_TYPES", "declared", "check_data", "check_meta"]
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
-
-
-@dataclass(frozen=True, slots=True)
-class Size:
-    """The most the store takes in one place of an event's data.
-
-    Text of at most ``chars`` characters; a list or an object of at most ``items`` members, each
-    within ``of`` (an object's keys within ``of.chars``); a record (``fields`` given) is an object
-    of those fields only, each within its own size.
-    """
-
-    chars: int = 16
-    items: int = 0
-    of: Size | None = None
-    fields: Mapping[str, Field] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Field:
-    """One field of an event's data: what it holds (its type and range, as the rule engines
-    check them, in words) and the most the store takes of it."""
-
-    holds: str
-    size: Size
-
-
-def _value(chars: int = 16) -> Size:
-    # A scalar, or a short list of them: a wrong shape reaches the rules, which name it.
-    return Size(chars, 8, Size(chars))
-
-
-TOKEN = _value()  # a number, true/false, or a short text: a seat, circle, pawn, face, card ...
-
-
-def _list(items: int, of: Size = TOKEN) -> Size:
-    return Size(16, items, of)
-
-
-def _record(**fields: Field) -> Size:
-    return Size(16, 8, TOKEN, fields)
-
-
-NOTHING = _record()  # the data of an event that takes no field
-
-
-def _field(holds: str, size: Size = TOKEN) -> Field:
-    return Field(holds, size)
-
-
-# Sheets: rows of figures (rounds x seats, or seats x frames), each a number or a short text.
-_GRID = _list(200, _list(200))
-_CARDS = _list(100)  # a pack has 78 cards
-_SEAT = _field("seat number")
-_CARD = _field('card of the 78-card pack ("Kh", "T21", "FOOL")')
-_FACES = _field('faces thrown, e.g. ["D", "3", "6"]', _list(32))
 
 
 @dataclass(frozen=True)
@@ -103,8 +67,6 @@ class EventType:
     version: int = 1
     # upcasters[n] turns data of version n into version n + 1.
     upcasters: Mapping[int, Upcaster] = field(default_factory=dict)
-    # The fields of the data, in the current version (the service's own events: as it writes).
-    data: Size = NOTHING
 
     def upcast(self, data: dict[str, Any], from_version: int) -> dict[str, Any]:
         for version in range(from_version, self.version):
@@ -128,275 +90,190 @@ def upcast_pawn_taken_off_v1_v2(data: dict[str, Any]) -> dict[str, Any]:
     return {key: _circle_number(value) for key, value in data.items()}
 
 
-_CIRCLE = "circle: C1-C16 or 1-16"
-_SCORES = _field("one whole number per seat, in seat order", _list(64))
-_ANY = _list(64, _list(64, _list(64)))  # what the service writes from a game's own figures
-_SEATS = _list(
-    64, _record(seat=_SEAT, player=_field("player id"), name=_field("name", _value(100)))
-)
-
-_PLAYER = _field("player id")
-_ROUND = _field("round number")
-_TABLE = _field("table number")
-_REASON = _field("why, in words", _value(500))
-
-EVENT_TYPES: dict[str, EventType] = {
+# Types whose schema version moved on; every other type is at version 1.
+_VERSIONED = {
     t.name: t
     for t in [
-        # Written by the service (a client gets event.reserved_type): as the service writes them.
-        EventType(
-            GAME_STARTED,
-            data=_record(
-                kind=_field("game kind"),
-                seats=_field("[{seat, player, name}]", _SEATS),
-                ruleset=_field("the effective house rules", _ANY),
-                setup=_field("the game's setup", _ANY),
-                match=_field("match id or null", _value(36)),
-                number=_field("the game's number in its match"),
-            ),
-        ),
-        EventType(
-            MATCH_STARTED,
-            data=_record(
-                format=_field("match format"),
-                players=_field("[{seat, player, name}]", _SEATS),
-                teams=_field("sides, lists of seats", _ANY),
-                ruleset=_field("the effective house rules", _ANY),
-                entry=_field("live or sheet"),
-            ),
-        ),
-        EventType(
-            GAME_FINISHED,
-            data=_record(
-                game=_field("the game's id", _value(36)),
-                scores=_SCORES,
-                winners=_field("winning seats", _list(64)),
-                report=_field("the game's match_report", _ANY),
-            ),
-        ),
-        EventType(
-            MATCH_SETTLED,
-            data=_record(
-                payments=_field(
-                    "[{from, to, points}]",
-                    _list(
-                        1000, _record(**{"from": _SEAT, "to": _SEAT, "points": _field("points")})
-                    ),
-                ),
-                nets=_SCORES,
-                left_in_pot=_field("chips left in the pot"),
-                pot_left=_field("chips left in the pot"),
-                game_points=_SCORES,
-                winners=_field("winning seats", _list(64)),
-            ),
-        ),
-        EventType(
-            MATCH_RATED,
-            data=_record(rating=_field("rating", _value(64)), match_score=_field("whole number")),
-        ),
-        # Every game: a take-back, with a reason (required when a director reopens).
-        EventType(UNDO, data=_record(reason=_field("why, as text", _value(500)))),
-        # Board games: Solitaire, Singles, Doubles, High-Low (and their matches' draw).
-        EventType(
-            "board.laid_out",
-            data=_record(
-                position=_field('{circle: pawn} of the 16 circles, e.g. {"C1": "B4"}', _list(32))
-            ),
-        ),
-        EventType(
-            TAKEN_OFF,
-            2,
-            {1: upcast_pawn_taken_off_v1_v2},
-            data=_record(circle=_field(_CIRCLE)),
-        ),
-        EventType(
-            JUMPED,
-            2,
-            {1: upcast_pawn_jumped_v1_v2},
-            data=_record(
-                **{
-                    "from": _field(_CIRCLE),
-                    "to": _field(_CIRCLE),
-                    "over": _field(f"{_CIRCLE}, optional"),
-                }
-            ),
-        ),
-        EventType(SCARNEY_CALLED),
-        EventType("colours.chosen", data=_record(colours=_field("two of B R Y G", _list(8)))),
-        EventType(
-            "pawn.placed",
-            data=_record(circle=_field(_CIRCLE), pawn=_field("pawn: B, R, Y or G and 1-4")),
-        ),
-        EventType(
-            REMOVED,
-            data=_record(
-                circles=_field(f"High-Low: 1-3 of {_CIRCLE}", _list(16)),
-                positions=_field('Scarnie: 1-3 positions, 1-7 or "S2P5"', _list(16)),
-                station=_field("Scarnie: station 1-4"),
-            ),
-        ),
-        EventType(
-            ORDER_DRAWN,
-            data=_record(
-                draws=_field(
-                    "[{seat, pawn}]: each drawing seat's pick",
-                    _list(32, _record(seat=_SEAT, pawn=_field("pawn"))),
-                )
-            ),
-        ),
-        # Scarnie.
-        EventType(
-            "deal.faced_up",
-            data=_record(
-                stations=_field(
-                    "{station 1-4: seven {position 1-7, pawn 1-28, colour a|b}}",
-                    _list(
-                        8,
-                        _list(
-                            16,
-                            _record(
-                                position=_field("position 1-7"),
-                                pawn=_field("pawn number 1-28"),
-                                colour=_field("a or b"),
-                            ),
-                        ),
-                    ),
-                )
-            ),
-        ),
-        EventType("dealer.drawn", data=_record(pawns=_field("pawn numbers 1-28", _list(32)))),
-        # The dice games.
-        EventType(
-            THROWN,
-            data=_record(
-                faces=_FACES,
-                opposite=_field("true or false: Opposite called (Straight, Put-and-Take)"),
-                seat=_field("the shooter's seat, optional (Straight, Scarney 3000)"),
-            ),
-        ),
-        EventType(STOOD, data=_record(seat=_field("the shooter's seat, optional"))),
-        EventType(DOUBLE_DOWN, data=_record(seat=_field("the shooter's seat, optional"))),
-        EventType("seating.thrown", data=_record(faces=_FACES)),
-        EventType("round.anted"),
-        EventType("player.left", data=_record(seat=_SEAT)),
-        EventType("player.joined", data=_record(seat=_SEAT)),
-        EventType("session.ended"),
-        EventType("dice.kept", data=_record(faces=_field("faces kept, 1-6", _list(32)))),
-        EventType(
-            "dice.grouped",
-            data=_record(
-                groups=_field(
-                    "two {category, dice}",
-                    _list(8, _record(category=_field("category", _value(32)), dice=_FACES)),
-                )
-            ),
-        ),
-        # Score sheets (game.scored): one name, every format's fields.
-        EventType(
-            GAME_SCORED,
-            data=_record(
-                scores=_SCORES,
-                cumulative=_field("running totals: per seat, or rows of them", _GRID),
-                frames=_field("Straight: each seat's frame scores", _GRID),
-                big_scarney=_field("Straight: the seat whose Big Scarney ended the game"),
-                double_downs=_field("Straight: each seat's double-downs", _list(64)),
-                turns=_field("Scarney 3000: rounds of one figure (or null) per seat", _GRID),
-                rolls=_field('Hearts Due: rounds of one roll ("reset", null) per seat', _GRID),
-                boxes=_field("Double Cameroon: per seat, {category: points}", _list(64, _list(32))),
-                playoffs=_field("Boston: each play-off's scores of the tied seats", _GRID),
-            ),
-        ),
-        # The tarot games: recording mode (Tontine, Last Laugh, Courtship) and Manchester.
-        EventType(
-            "cards.dealt",
-            data=_record(
-                hands=_field(
-                    "per seat a hand of cards (Piccadilly part two: two)",
-                    _list(16, _list(100, _list(100))),
-                ),
-                talon=_field("cards", _CARDS),
-                pack=_field("Manchester: the 78 cards, top first", _CARDS),
-                dummy=_field("Truffle: the dummy's cards", _CARDS),
-            ),
-        ),
-        EventType(
-            "cards.discarded",
-            data=_record(
-                seat=_SEAT,
-                cards=_field("cards", _CARDS),
-                shown=_field("Manchester: trumps discarded, shown", _CARDS),
-            ),
-        ),
-        EventType(
-            "card.played",
-            data=_record(
-                seat=_SEAT,
-                card=_CARD,
-                affair=_field("Courtship: true for a Royal Affair"),
-                hand=_field("Manchester: the hand playing (dealer_dummy ...)", _value(32)),
-            ),
-        ),
-        EventType(
-            "trick.won",
-            data=_record(
-                winner=_field("seat (Manchester: the hand, e.g. dealer_dummy)", _value(32))
-            ),
-        ),
-        EventType("hand.ended"),
-        EventType("card.claimed", data=_record(seat=_SEAT, card=_CARD)),
-        EventType("servant.summoned", data=_record(card=_CARD, from_seat=_SEAT)),
-        EventType("servant.refused", data=_record(holder=_SEAT, card=_CARD)),
-        EventType(
-            "butt.discarded",
-            data=_record(
-                card=_CARD, shown=_field("true or false"), knocked=_field("true or false")
-            ),
-        ),
-        EventType("fool.set_aside", data=_record(hand_shown=_field("true"))),
-        EventType("fool.exchanged", data=_record(card=_CARD)),
-        EventType("value.announced", data=_record(seat=_SEAT, value=_field("whole number"))),
-        EventType("dummy.chosen", data=_record(seat=_SEAT, dummy=_field("0 or 1"))),
-        EventType("fool.paid", data=_record(card=_CARD)),
-        EventType("match.ended"),
-        # Tournaments: a director's corrections (the service writes the rest; API.md).
-        EventType("player.withdrew", data=_record(player=_PLAYER, reason=_REASON)),
-        EventType(
-            "bye.requested",
-            data=_record(
-                player=_PLAYER, round=_ROUND, points=_field("0, 0.5 or 1"), reason=_REASON
-            ),
-        ),
-        EventType(
-            "result.adjusted",
-            data=_record(
-                round=_ROUND,
-                table=_TABLE,
-                points=_field("match points per seat, 0 to 1", _list(64)),
-                reason=_REASON,
-            ),
-        ),
-        EventType(
-            "result.forfeited",
-            data=_record(round=_ROUND, table=_TABLE, player=_PLAYER, reason=_REASON),
-        ),
-        EventType("game.voided", data=_record(round=_ROUND, table=_TABLE, reason=_REASON)),
-        EventType("round.closed", data=_record(round=_ROUND, reason=_REASON)),
-        EventType(
-            "round.laid_out",
-            data=_record(
-                round=_ROUND,
-                layouts=_field(
-                    "one position per game of the round's matches: {circle: pawn}",
-                    _list(16, Size(16, 16, Size(16))),
-                ),
-            ),
-        ),
+        EventType(TAKEN_OFF, 2, {1: upcast_pawn_taken_off_v1_v2}),
+        EventType(JUMPED, 2, {1: upcast_pawn_jumped_v1_v2}),
     ]
 }
 
 
+# --- what the service writes itself ----------------------------------------------------------
+
+PLAYER_ID = Integer(1, doc="a player's id")
+SEAT_HEADER = record(
+    "A seat and who sits there.",
+    seat=SEAT,
+    player=Nullable(PLAYER_ID, doc="the player's id (null for a seat named only)"),
+    name=Text(100, doc="the player's name"),
+)
+
+
+def _rulesets() -> Shape:
+    shapes = {ruleset_shape(registry.get(kind).ruleset_type) for kind in registry.kinds()}
+    shapes |= {ruleset_shape(registry.match_rules(f).ruleset_type) for f in registry.formats()}
+    return one_of(*sorted(shapes, key=repr), doc="the effective house rules, every one of them")
+
+
+def _setups() -> Shape:
+    shapes = {
+        getattr(registry.get(kind), "setup_shape", record()) for kind in registry.kinds()
+    }  # TRANSITION
+    return one_of(*sorted(shapes, key=repr), doc="the game's setup, as its kind takes it")
+
+
+def _reports() -> Shape:
+    rules = [registry.get(kind) for kind in registry.kinds()]
+    shapes = {r.report_shape for r in rules if hasattr(r, "report_shape")}
+    return one_of(*sorted(shapes, key=repr), record("A game that reports only its scores."))
+
+
+def _service_shapes() -> dict[str, Record]:
+    kinds = Text(40, tuple(registry.kinds()), doc="the game kind")
+    formats = Text(40, tuple(registry.formats()), doc="the match format")
+    return {
+        GAME_STARTED: record(
+            "The first event of every game: its kind, seats, house rules and setup.",
+            kind=kinds,
+            seats=ListOf(SEAT_HEADER, 64),
+            ruleset=_rulesets(),
+            setup=_setups(),
+            match=Nullable(Text(36), doc="the match's id, or null"),
+            number=Nullable(Integer(1), doc="the game's number in its match, or null"),
+        ),
+        MATCH_STARTED: record(
+            "The first event of every match: its format, players, sides, house rules, entry.",
+            optional=("tournament",),
+            format=formats,
+            players=ListOf(SEAT_HEADER, 64),
+            teams=ListOf(SEATS, 8, doc="the sides, each a list of seats (empty: no sides)"),
+            ruleset=_rulesets(),
+            entry=Text(8, ("live", "sheet"), doc="live games, or a score sheet"),
+            tournament=record(
+                "The tournament table the match is played at.",
+                id=Text(36, doc="the tournament's id"),
+                round=Integer(1, doc="round number"),
+                table=Integer(1, doc="table number"),
+            ),
+        ),
+        GAME_FINISHED: record(
+            "A live game of the match ended (written by the service from the game).",
+            game=Text(36, doc="the game's id"),
+            scores=ListOf(POINTS, 64, doc="every seat's game total, in seat order"),
+            winners=SEATS,
+            report=_reports(),
+        ),
+        MATCH_SETTLED: record(
+            "The match's settlement, as its format computes it (RULES.md 0.8).",
+            optional=("payments", "nets", "left_in_pot", "pot_left", "game_points", "winners"),
+            payments=ListOf(
+                record(
+                    "One payment.",
+                    **{"from": SEAT, "to": SEAT},
+                    points=POINTS,
+                ),
+                1000,
+            ),
+            nets=ListOf(Number(), 64, doc="each seat's net, in seat order"),
+            left_in_pot=Integer(doc="chips left in the pot"),
+            pot_left=Integer(doc="chips left in the pot"),
+            game_points=ListOf(Number(), 64, doc="each seat's game points"),
+            winners=SEATS,
+        ),
+        MATCH_RATED: record(
+            "Solitaire: the match's rating in the book's words.",
+            rating=Text(64, doc="the rating"),
+            match_score=Integer(doc="the match score"),
+        ),
+        REGISTER_OPENED: record("The player register's first event."),
+        "player.registered": record(
+            "A player entered in the register.",
+            player=PLAYER_ID,
+            name=Text(100, doc="the player's name"),
+            member_number=Nullable(Text(32), doc="the club's member number, if any"),
+        ),
+        "player.merged": record(
+            "A player found to be another: seats naming him resolve to ``into`` from then on.",
+            player=PLAYER_ID,
+            into=PLAYER_ID,
+            reason=REASON,
+        ),
+        UNDO: record(
+            "A take-back of the last move in force; a director reopening a finished game "
+            "says why.",
+            optional=("reason",),
+            reason=Text(500, doc="why"),
+        ),
+    }
+
+
+@functools.cache
+def _all_declared() -> dict[str, Record]:
+    """Every event type's data: the union of what each game, format and context declares."""
+    found: dict[str, list[Record]] = {}
+    for kind in registry.kinds():
+        for type_name, shape in getattr(registry.get(kind), "events", {}).items():  # TRANSITION
+            found.setdefault(type_name, []).append(shape)
+    for format_name in registry.formats():
+        for type_name, shape in getattr(
+            registry.match_rules(format_name), "events", {}
+        ).items():  # TRANSITION
+            found.setdefault(type_name, []).append(shape)
+    for type_name, shape in {**TOURNAMENT_SHAPES, **_service_shapes()}.items():
+        found.setdefault(type_name, []).append(shape)
+    return {name: merged(shapes) for name, shapes in sorted(found.items())}
+
+
+def merged(shapes: list[Record]) -> Record:
+    """One record taking what any of ``shapes`` takes: a field is required where every one
+    requires it; a field declared differently is any of its declarations."""
+    if len(set(shapes)) == 1:
+        return shapes[0]
+    fields: dict[str, list[Shape]] = {}
+    for shape in shapes:
+        for name, declared_field in shape.fields.items():
+            fields.setdefault(name, [])
+            if declared_field not in fields[name]:
+                fields[name].append(declared_field)
+    required = {
+        name for name in fields if all(name in s.fields and name not in s.optional for s in shapes)
+    }
+    docs = list(dict.fromkeys(s.doc for s in shapes if s.doc))
+    return Record(
+        {name: one[0] if len(one) == 1 else AnyOf(tuple(one)) for name, one in fields.items()},
+        frozenset(fields) - required,
+        " / ".join(docs),
+    )
+
+
+def declared(type_name: str) -> Record | None:
+    """The data ``type_name`` takes, or None for a type no game, format or context takes."""
+    return _all_declared().get(type_name)
+
+
+class _Types(Mapping[str, EventType]):
+    """Every event type by name (its version and upcasters), read lazily from the families."""
+
+    def _types(self) -> dict[str, EventType]:
+        return {name: _VERSIONED.get(name, EventType(name)) for name in _all_declared()}
+
+    def __getitem__(self, name: str) -> EventType:
+        return self._types()[name]
+
+    def __iter__(self) -> Any:
+        return iter(_all_declared())
+
+    def __len__(self) -> int:
+        return len(_all_declared())
+
+
+EVENT_TYPES: Mapping[str, EventType] = _Types()
+
+
 def current_version(type_name: str) -> int:
-    event_type = EVENT_TYPES.get(type_name)
+    event_type = _VERSIONED.get(type_name)
     return event_type.version if event_type else 1
 
 
@@ -406,7 +283,7 @@ def normalise(type_name: str, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def upcast(type_name: str, data: dict[str, Any], schema_version: int) -> dict[str, Any]:
-    event_type = EVENT_TYPES.get(type_name)
+    event_type = _VERSIONED.get(type_name)
     if event_type is None:
         return data
     return event_type.upcast(data, schema_version)
@@ -416,75 +293,38 @@ def upcast(type_name: str, data: dict[str, Any], schema_version: int) -> dict[st
 
 
 def check_data(type_name: str, data: dict[str, Any]) -> None:
-    """Refuse a field ``type_name`` does not take, or a value larger than its field takes.
-
-    ``data`` is in its canonical form (``games.store.canonical``). A type no game takes is the rule
-    engine's to refuse (``event.unknown_type``); only its size is bounded here.
-    """
-    event_type = EVENT_TYPES.get(type_name)
-    _fit(data, _UNDECLARED if event_type is None else event_type.data, type_name, "")
-
-
-_UNDECLARED = _list(64, _list(64, _list(64)))
-
-
-# The largest number a client's event may carry, either sign: ample for any score or count of
-# these games, so that a lenient sheet (whose figures the rules do not bound) cannot carry 10^30.
-LARGEST_NUMBER = 1_000_000_000
+    """Refuse data ``type_name`` does not take: a field unknown, a value too large or of the
+    wrong type. ``data`` is in its canonical form (``games.store.canonical``). A type no game
+    takes is the rule engine's to refuse (``event.unknown_type``)."""
+    shape = declared(type_name)
+    if shape is None:
+        return
+    try:
+        shape.check(data, whole=False)
+    except ShapeError as error:
+        raise _refusal(type_name, error) from None
 
 
-def _fit(value: Any, size: Size, type_name: str, path: str) -> None:
-    kind = type(value)
-    if kind is int or kind is float:
-        if not -LARGEST_NUMBER <= value <= LARGEST_NUMBER:
-            most = f"numbers from -{LARGEST_NUMBER:,} to {LARGEST_NUMBER:,}"
-            raise _too_large(type_name, path, most)
-    elif kind is str:
-        if len(value) > size.chars:
-            raise _too_large(type_name, path, f"text of at most {size.chars} characters")
-    elif kind is dict:
-        if size.fields is not None:
-            fields = size.fields
-            unknown = [key for key in value if key not in fields]
-            if unknown:
-                raise _unknown(type_name, path, sorted(fields), unknown)
-            for key, item in value.items():
-                _fit(item, fields[key].size, type_name, f"{path}.{key}" if path else key)
-            return
-        member = _members(value, size, type_name, path)
-        for key, item in value.items():
-            if len(key) > member.chars:
-                raise _too_large(type_name, path, f"keys of at most {member.chars} characters")
-            _fit(item, member, type_name, f"{path}.{key}")
-    elif kind is list:
-        member = _members(value, size, type_name, path)
-        for index, item in enumerate(value):
-            _fit(item, member, type_name, f"{path}[{index}]")
-
-
-def _members(value: dict[str, Any] | list[Any], size: Size, type_name: str, path: str) -> Size:
-    if len(value) > size.items:
-        most = f"at most {size.items} items" if size.items else "a single value"
-        raise _too_large(type_name, path, most)
-    return size.of or Size(size.chars)
-
-
-def _unknown(type_name: str, path: str, known: list[str], unknown: list[str]) -> IllegalEvent:
+def _refusal(type_name: str, error: ShapeError) -> IllegalEvent:
+    path = error.path
     where = f"{path!r} of {type_name}" if path else type_name
-    return IllegalEvent(
-        "event.unknown_field",
-        f"{where} takes {', '.join(known) or 'no field'}; "
-        f"{', '.join(repr(u) for u in unknown)} is unknown.",
-        fields=unknown,
-        known=known,
-    )
-
-
-def _too_large(type_name: str, path: str, most: str) -> IllegalEvent:
-    where = f"{path!r} of {type_name}" if path else f"The data of {type_name}"
-    return IllegalEvent(
-        "event.too_large", f"{where} is too large: it takes {most}.", field=path or None
-    )
+    if error.why == "unknown":
+        known = error.expected.split(", ") if error.expected else []
+        return IllegalEvent(
+            "event.unknown_field",
+            f"{where} takes {error.expected or 'no field'}; "
+            f"{', '.join(repr(u) for u in error.unknown)} is unknown.",
+            fields=list(error.unknown),
+            known=sorted(known),
+        )
+    if error.why == "too_large":
+        where = where if path else f"The data of {type_name}"
+        return IllegalEvent(
+            "event.too_large",
+            f"{where} is too large: it takes {error.expected}.",
+            field=path or None,
+        )
+    return IllegalEvent("event.bad_data", f"{where} must be {error.expected}.", field=path or None)
 
 
 # The client's meta: each key's longest text. ``client_time`` may be a number (epoch seconds).

@@ -41,6 +41,8 @@ from games.rules.events import (
 )
 from games.rules.matches import MatchRules
 from games.store import journal
+from games.rules.shapes import ShapeError
+from games.store import event_types
 from games.store.event_types import upcast
 from games.store.models import Stream
 from games.tournaments import state as tournament_state
@@ -438,6 +440,8 @@ def save(
 ) -> journal.StoredEvent:
     """Append the event that made ``after`` and keep ``after`` as the stream's snapshot, with its
     ``status``; the caller holds the stream's lock and the transaction (the locked path)."""
+    if settings.CHECK_DECLARED:
+        check_declared(after, type, data)
     row = journal.insert(stream, event_id=event_id, type=type, data=data, meta=meta)
     stream.status = status
     stream.snapshot = pack(after, stream.pk)
@@ -445,6 +449,23 @@ def save(
     stream.save(update_fields=["version", "head_hash", "status", "snapshot", "snapshot_version"])
     journal.keep_past(stream.pk, stream.version, stream.snapshot)
     return journal.read(row)
+
+
+def check_declared(after: Folded, type: str, data: dict[str, Any]) -> None:
+    """Assert that an event and the game's view after it hold to their declarations
+    (games/rules/shapes.py): on in the test suite (``CHECK_DECLARED``), so that every event any
+    test writes, the service's own included, checks what the schema and the pages rely on."""
+    shape = event_types.declared(type)
+    if shape is None:  # TRANSITION
+        return
+    try:
+        shape.check(data)
+        if after.category == Stream.Category.GAME and hasattr(after.game_rules, "view_shape"):
+            after.game_rules.view_shape.check(after.game_rules.view(after.state))
+    except ShapeError as error:
+        raise AssertionError(
+            f"{type} or the view after it: {error.path}: {error.expected}"
+        ) from None
 
 
 def load(stream: Stream, at_version: int | None = None) -> Folded:

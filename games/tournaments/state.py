@@ -18,6 +18,20 @@ from typing import Any
 from games.rules.base import Move
 from games.rules.errors import BadSetup, IllegalEvent, StateConflict
 from games.rules.events import TOURNAMENT_CREATED
+from games.rules.shapes import (
+    PAWN,
+    REASON,
+    Boolean,
+    Integer,
+    ListOf,
+    MapOf,
+    Nullable,
+    Number,
+    Record,
+    Text,
+    one_of,
+    record,
+)
 from games.tournaments import standings
 
 CREATED = TOURNAMENT_CREATED
@@ -42,6 +56,130 @@ CORRECTIONS = frozenset({WITHDREW, BYE_REQUESTED, RESULT_ADJUSTED, FORFEIT, VOID
 EVENT_TYPES = SERVICE_ONLY | CORRECTIONS | {LAID_OUT}
 
 ENTERING, RUNNING, FINISHED = "entering", "running", "finished"
+
+# --- what each event's data holds (games/rules/shapes.py; the store checks a director's) -----
+
+_PLAYER = Integer(1, doc="a player's id")
+_ROUND = Integer(1, doc="round number")
+_TABLE = Integer(1, doc="table number")
+_POSITION = MapOf(
+    PAWN,
+    Text(3, pattern="^C([1-9]|1[0-6])$"),
+    16,
+    doc='a board position, {circle: pawn}, e.g. {"C1": "B4"}',
+)
+_PAIRED_TABLE = record(
+    "A table of the round: its players in seat order and its match.",
+    optional=("match",),
+    table=_TABLE,
+    players=ListOf(_PLAYER, 64, 1),
+    match=Text(36, doc="the table's match id"),
+)
+_BYE = record(
+    "A player without a table this round.",
+    optional=("requested",),
+    player=_PLAYER,
+    points=Number(0, 1, doc="the points the bye gives"),
+    requested=Boolean(doc="true for a bye the player asked for"),
+)
+_PAIRING = {
+    "round": _ROUND,
+    "tables": ListOf(_PAIRED_TABLE, 1000),
+    "byes": ListOf(_BYE, 1000),
+    "seed": Integer(0, 2**31 - 1, doc="the draw's seed, where one was drawn"),
+    "layouts": ListOf(_POSITION, 16, doc="a duplicate round's deal: one layout per game"),
+}
+EVENT_SHAPES: Mapping[str, Record] = {
+    CREATED: record(
+        'A tournament\'s settings (API.md "Tournaments").',
+        name=Text(200, doc="the tournament's name"),
+        format=Text(40, doc="the match format played at every table"),
+        system=Text(16, SYSTEMS, doc="how rounds are paired"),
+        rounds=Nullable(Integer(1, 1000), doc="the rounds planned (null: as many as run)"),
+        table_size=Integer(1, 64, doc="players per table"),
+        entry=Text(8, ("live", "sheet"), doc="games played live, or entered from sheets"),
+        ruleset=MapOf(
+            one_of(Boolean(), Integer(), Text(64), doc="a house rule's value"),
+            doc="the matches' house rules, as given (the format's own names)",
+        ),
+        tiebreaks=ListOf(Text(32, standings.TIEBREAKS), 8, doc="the tie-breaks, in order"),
+        double=Boolean(doc="every pairing played twice (double round robin)"),
+        seeding=Text(16, doc="how the first round is seeded"),
+        published=Boolean(doc="whether the public sees the tournament"),
+    ),
+    ENTERED: record(
+        "A player entered (late, with a reason).",
+        optional=("reason",),
+        player=_PLAYER,
+        name=Text(100, doc="the player's name"),
+        reason=REASON,
+    ),
+    PAIRED: record(
+        "A round's pairing, whole.",
+        optional=("seed", "layouts"),
+        **_PAIRING,
+    ),
+    REPAIRED: record(
+        "The current round paired again, with why.",
+        optional=("seed", "layouts"),
+        reason=REASON,
+        **_PAIRING,
+    ),
+    KEEPER_ASSIGNED: record(
+        "A user keeps score at a table this round.",
+        round=_ROUND,
+        table=_TABLE,
+        user=Text(150, doc="the keeper's username"),
+    ),
+    RESULT_RECORDED: record(
+        "A table's match closed: its ranks, scores and nets, by seat.",
+        optional=("rating",),
+        round=_ROUND,
+        table=_TABLE,
+        match=Text(36, doc="the match's id"),
+        ranks=ListOf(Integer(1), 64),
+        scores=ListOf(Number(), 64),
+        net=ListOf(Number(), 64),
+        rating=Nullable(Text(64), doc="the match's rating, where the format rates"),
+    ),
+    WITHDREW: record("A player leaves the tournament.", player=_PLAYER, reason=REASON),
+    BYE_REQUESTED: record(
+        "A player sits out a round, for the points given.",
+        player=_PLAYER,
+        round=_ROUND,
+        points=Number(0, 1, doc="0, 0.5 or 1"),
+        reason=REASON,
+    ),
+    RESULT_ADJUSTED: record(
+        "A director sets a table's match points.",
+        round=_ROUND,
+        table=_TABLE,
+        points=ListOf(Number(0, 1), 64, doc="match points per seat, 0 to 1"),
+        reason=REASON,
+    ),
+    FORFEIT: record(
+        "A player forfeits his table's match.",
+        round=_ROUND,
+        table=_TABLE,
+        player=_PLAYER,
+        reason=REASON,
+    ),
+    VOIDED: record("A table's game is void.", round=_ROUND, table=_TABLE, reason=REASON),
+    ROUND_CLOSED: record(
+        "A round closed (by a director, with a reason; or before the next is paired).",
+        optional=("reason",),
+        round=_ROUND,
+        reason=REASON,
+    ),
+    LAID_OUT: record(
+        "A duplicate round's layouts: one position per game of the round's matches; a director "
+        "who gives none has them dealt by the service, which records its seed.",
+        optional=("layouts", "seed"),
+        round=_ROUND,
+        layouts=ListOf(_POSITION, 16, 1),
+        seed=Integer(0, 2**31 - 1, doc="the seed of a deal made by the service"),
+    ),
+}
 
 
 @dataclass(frozen=True, slots=True)
