@@ -20,7 +20,12 @@ from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import JUMPED, SCARNEY_CALLED, TAKEN_OFF
 from games.rules.scarney_board import placing
 from games.rules.scarney_board.board import (
+    ALL_PAWNS,
+    BOARD_VIEW,
     EMPTY_BOARD,
+    JUMP_DATA,
+    STUDY_POSITION,
+    TAKEOFF_DATA,
     Board,
     board_as_dict,
     circle_name,
@@ -39,6 +44,7 @@ from games.rules.scarney_board.singles import (
     takeoff_required,
 )
 from games.rules.scarney_board.solve import duel
+from games.rules.shapes import PAWN, ListOf, Nullable, Text, record
 
 KIND = "scarney-doubles"
 NAME = "Scarney Doubles"
@@ -91,12 +97,66 @@ class State:
         return self.sides.second
 
 
+# --- what the game takes and shows (games/rules/shapes.py) -----------------------------------
+
+SEAT = placing.seat_shape(2)
+EVENTS = {
+    **placing.PLACING_EVENTS,
+    TAKEN_OFF: TAKEOFF_DATA,
+    JUMPED: JUMP_DATA,
+    SCARNEY_CALLED: record(
+        "A premature call by the player who has just jumped: he sweeps the board. Only under "
+        "doubles_allow_premature_call (with no jump left the game ends by itself)."
+    ),
+}
+SETUP = record(
+    "The starter (the match gives him) and an optional study position with the player to jump.",
+    optional=("starter", "position", "to_move"),
+    starter=placing.setup_seat_shape(2, "the starter (null or left out: seat 0)"),
+    position=STUDY_POSITION,
+    to_move=placing.setup_seat_shape(
+        2, "the seat to jump first in a study position (only with one; default the nonstarter)"
+    ),
+)
+VIEW = record(
+    board=BOARD_VIEW,
+    phase=Text(
+        choices=(CHOOSING, PLACING, TAKEOFF_1, TAKEOFF_2, JUMPING, OVER),
+        doc="colours (the starter chooses), placing, takeoff_1 (the nonstarter's), takeoff_2 "
+        "(the starter's), jumping, or over",
+    ),
+    roles=record("The starter and the nonstarter.", starter=SEAT, nonstarter=SEAT),
+    to_move=Nullable(SEAT, doc="the seat to act, null once the game is over"),
+    colours=placing.colours_view(2),
+    unplaced=placing.unplaced_view(2),
+    taken_off=ListOf(PAWN, 2, doc="the pawns taken off: the nonstarter's, then the starter's"),
+    credited=ListOf(
+        ListOf(PAWN, len(ALL_PAWNS)),
+        2,
+        2,
+        doc="each seat's pawns: its take-offs (D-DBL-1), its captures, then its sweep",
+    ),
+    sweep=Nullable(
+        record(
+            "Who swept the pawns left at the end, and which.",
+            seat=SEAT,
+            pawns=ListOf(PAWN, len(ALL_PAWNS), doc="the pawns swept, in circle order"),
+        ),
+        doc="null until the game is over",
+    ),
+)
+
+
 class DoublesRules:
     """The rule engine of ``scarney-doubles`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
     title = "Scarney Doubles"
     ruleset_type: type[Any] = Ruleset
+    events = EVENTS
+    setup_shape = SETUP
+    view_shape = VIEW
+    report_shape = record("The starter of the finished game.", starter=SEAT)
     min_seats = 2
     max_seats = 2
 

@@ -21,9 +21,13 @@ from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import REMOVED
 from games.rules.scarney_board import placing
 from games.rules.scarney_board.board import (
+    ALL_PAWNS,
+    BOARD_VIEW,
     COLOURS,
     EMPTY_BOARD,
     LINES,
+    STUDY_POSITION,
+    TOTAL_SPOTS,
     Board,
     board_as_dict,
     circle_name,
@@ -35,6 +39,7 @@ from games.rules.scarney_board.board import (
 )
 from games.rules.scarney_board.placing import CHOOSING, PLACING, Sides
 from games.rules.scarney_board.solve import duel
+from games.rules.shapes import CIRCLE, PAWN, Boolean, Integer, ListOf, Nullable, Text, record
 
 KIND = "high-low-scarney"
 NAME = "High-Low Scarney"
@@ -82,12 +87,69 @@ class State:
         return left[0][1] if self.phase == OVER and len(left) == 1 else None
 
 
+# --- what the game takes and shows (games/rules/shapes.py) -----------------------------------
+
+SEAT = placing.seat_shape(2)
+LAST_MOVER = Nullable(SEAT, doc="the seat that removed last, null before the first removal")
+LAST_PAWN = Nullable(PAWN, doc="the pawn left on the board once the game is over, else null")
+EVENTS = {
+    **placing.PLACING_EVENTS,
+    REMOVED: record(
+        "A single pawn, or a pair or triple of one colour in one row or column with no pawn "
+        "of another colour between them; never the last pawn on the board.",
+        circles=ListOf(
+            CIRCLE, MOST_AT_ONCE, 1, doc='the circles emptied, one to three, e.g. ["C5", 6]'
+        ),
+    ),
+}
+SETUP = record(
+    "The starter (the match gives him) and an optional study position (two pawns or more) "
+    "with the player to move.",
+    optional=("starter", "position", "to_move"),
+    starter=placing.setup_seat_shape(2, "the starter (null or left out: seat 0)"),
+    position=STUDY_POSITION,
+    to_move=placing.setup_seat_shape(
+        2, "the seat to move first in a study position (only with one; default the starter)"
+    ),
+)
+VIEW = record(
+    board=BOARD_VIEW,
+    phase=Text(
+        choices=(CHOOSING, PLACING, PLAY, OVER),
+        doc="colours (the starter chooses), placing, play, or over",
+    ),
+    roles=record("The starter, who chooses the colours and moves first.", starter=SEAT),
+    to_move=Nullable(SEAT, doc="the seat to act, null once the game is over"),
+    colours=placing.colours_view(2),
+    unplaced=placing.unplaced_view(2),
+    credited=ListOf(
+        ListOf(PAWN, len(ALL_PAWNS) - 1),
+        2,
+        2,
+        doc="each seat's pile of the pawns it removed, in order",
+    ),
+    spots_removed=ListOf(Integer(0, TOTAL_SPOTS - 1), 2, 2, doc="the spots of each seat's pile"),
+    last_mover=LAST_MOVER,
+    last_pawn=LAST_PAWN,
+    doubled=Boolean(doc="the last pawn is black: the winner's score is doubled"),
+)
+
+
 class HighLowRules:
     """The rule engine of ``high-low-scarney`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
     title = "High-Low Scarney"
     ruleset_type: type[Any] = Ruleset
+    events = EVENTS
+    setup_shape = SETUP
+    view_shape = VIEW
+    report_shape = record(
+        "The starter, the last pawn and who moved last (the match needs them, 5.3 and 5.5).",
+        starter=SEAT,
+        last_pawn=LAST_PAWN,
+        last_mover=LAST_MOVER,
+    )
     min_seats = 2
     max_seats = 2
 

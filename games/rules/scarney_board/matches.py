@@ -42,7 +42,13 @@ from games.rules.matches import (
     ranked,
 )
 from games.rules.scarney_board.doubles import Ruleset as DoublesRuleset
-from games.rules.scarney_board.draws import BoardMatch, first_player, tied_draw, two_pawn_pick
+from games.rules.scarney_board.draws import (
+    BoardMatch,
+    board_match_events,
+    first_player,
+    tied_draw,
+    two_pawn_pick,
+)
 from games.rules.scarney_board.high_low import Ruleset as HighLowRuleset
 from games.rules.scarney_board.singles import Ruleset as SinglesRuleset
 from games.rules.scarney_board.solitaire import attainable_totals
@@ -121,6 +127,13 @@ class SinglesMatch(BoardMatch):
     kind = "scarney-singles"
     min_seats = 2
     max_seats = 16
+    events = board_match_events(
+        max_seats,
+        "A sheet line: a whole round as the books write it (each player of the round his own "
+        "game's score, the others 0) or one game (the active player's score, the others 0).",
+        "The pawn draw for the first active player (3.3): every seat, or after a tie the tied "
+        "seats again; the most spots plays first.",
+    )
 
     ruleset_type: type[Any] = SinglesRuleset
 
@@ -262,6 +275,11 @@ class DoublesMatch(BoardMatch):
     kind = "scarney-doubles"
     min_seats = 2
     max_seats = 2
+    events = board_match_events(
+        max_seats,
+        "One game of a score sheet: the two scores, totalling 40 (4.4).",
+        "The pawn draw for the first starter: the more spots starts; a tie draws again.",
+    )
 
     ruleset_type: type[Any] = DoublesRuleset
 
@@ -335,6 +353,12 @@ class HighLowMatch(BoardMatch):
     kind = "high-low-scarney"
     min_seats = 2
     max_seats = 2
+    events = board_match_events(
+        max_seats,
+        "One game of a score sheet: the winner's score and 0 (5.7).",
+        "The pick for the first starter (5.3): two pawns of one colour, one a seat; the higher "
+        "starts.",
+    )
 
     def draw(self, state: ScoredMatchState, move: Move) -> ScoredMatchState:
         return two_pawn_pick(state, move)

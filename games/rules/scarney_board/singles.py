@@ -20,7 +20,12 @@ from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import JUMPED, SCARNEY_CALLED, TAKEN_OFF
 from games.rules.scarney_board import placing
 from games.rules.scarney_board.board import (
+    ALL_PAWNS,
+    BOARD_VIEW,
     EMPTY_BOARD,
+    JUMP_DATA,
+    STUDY_POSITION,
+    TAKEOFF_DATA,
     TOTAL_SPOTS,
     Board,
     board_as_dict,
@@ -37,6 +42,7 @@ from games.rules.scarney_board.board import (
 )
 from games.rules.scarney_board.placing import CHOOSING, PLACING, Sides
 from games.rules.scarney_board.solitaire import final_bonuses
+from games.rules.shapes import PAWN, Boolean, ListOf, Nullable, Text, record
 
 KIND = "scarney-singles"
 NAME = "Scarney Singles"
@@ -84,14 +90,70 @@ class State:
         return self.sides.second
 
 
+MAX_SEATS = 16  # D-SGL-7
+
+# --- what the game takes and shows (games/rules/shapes.py) -----------------------------------
+
+SEAT = placing.seat_shape(MAX_SEATS)
+EVENTS = {
+    **placing.PLACING_EVENTS,
+    TAKEN_OFF: TAKEOFF_DATA,
+    JUMPED: JUMP_DATA,
+    SCARNEY_CALLED: record(
+        "The active player ends his game, jumps left or not: any time after the take-off."
+    ),
+}
+SETUP = record(
+    "The game's roles (the match gives them) and an optional study position.",
+    optional=("active", "opponent", "position"),
+    active=placing.setup_seat_shape(MAX_SEATS, "the active player (null or left out: seat 0)"),
+    opponent=placing.setup_seat_shape(
+        MAX_SEATS, "the opponent: always the seat on the active player's right (D-SGL-1)"
+    ),
+    position=STUDY_POSITION,
+)
+REPORT = record(
+    "Who was active in the finished game, and his opponent.",
+    active=SEAT,
+    opponent=SEAT,
+)
+VIEW = record(
+    board=BOARD_VIEW,
+    phase=Text(
+        choices=(CHOOSING, PLACING, TAKEOFF, JUMPING, OVER),
+        doc="colours (the active player chooses), placing, takeoff, jumping, or over",
+    ),
+    roles=record(
+        "The active player, who alone scores, and the opponent on his right, who helps place.",
+        active=SEAT,
+        opponent=SEAT,
+    ),
+    to_move=Nullable(SEAT, doc="the seat to act, null once the game is over"),
+    colours=placing.colours_view(MAX_SEATS),
+    unplaced=placing.unplaced_view(MAX_SEATS),
+    removed=ListOf(PAWN, len(ALL_PAWNS) - 1, doc="the pawns taken off and jumped, in order"),
+    credited=ListOf(
+        ListOf(PAWN, len(ALL_PAWNS) - 1),
+        MAX_SEATS,
+        2,
+        doc="each seat's pawns: the active player's removed pawns, nothing for the others",
+    ),
+    called=Boolean(doc="the game was ended by a Scarney call rather than by the position"),
+)
+
+
 class SinglesRules:
     """The rule engine of ``scarney-singles`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
     title = "Scarney Singles"
     ruleset_type: type[Any] = Ruleset
+    events = EVENTS
+    setup_shape = SETUP
+    view_shape = VIEW
+    report_shape = REPORT
     min_seats = 2
-    max_seats = 16  # D-SGL-7
+    max_seats = MAX_SEATS
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """The colour choice of the active player, or a study position ready for jumps."""

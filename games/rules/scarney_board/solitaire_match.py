@@ -16,6 +16,7 @@ from games.rules.events import GAME_FINISHED, GAME_SCORED, MATCH_RATED
 from games.rules.matches import FINISHED, IN_PROGRESS, SETTLED, EntryWarning, is_uuid
 from games.rules.scarney_board.solitaire import KIND as SOLITAIRE_KIND
 from games.rules.scarney_board.solitaire import Ruleset, attainable_totals, match_rating
+from games.rules.shapes import Integer, ListOf, Nullable, record
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,18 @@ class SolitaireMatchRules:
     min_seats = 1
     max_seats = 1
     GAMES_PER_MATCH = 5
+    # A table records only sheet games: game.finished and match.rated are the service's.
+    events = {
+        GAME_SCORED: record(
+            "One game of a score sheet: the player's total game score (Appendix C.1).",
+            optional=("cumulative",),
+            scores=ListOf(Integer(doc="the total game score"), 1, 1, doc="the one total"),
+            cumulative=Nullable(
+                ListOf(Integer(), 1, 1),
+                doc="the running total after this game, as the sheet shows it (not checked)",
+            ),
+        )
+    }
 
     def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> SolitaireMatchState:
         if seats != 1:

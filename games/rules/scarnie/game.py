@@ -36,12 +36,17 @@ from games.rules.errors import IllegalEvent
 from games.rules.events import REMOVED
 from games.rules.scarnie.play import colours_seen, in_dealing, in_play, legal_removals
 from games.rules.scarnie.state import (
+    COLOUR_LIMITS,
     DEALING,
     EVENT_TYPES,
     FACED_UP,
     KIND,
+    MAX_REMOVED,
+    MULTIPLIERS,
     OVER,
+    PAWN_NUMBERS,
     PLAY,
+    POSITIONS,
     STATIONS,
     TARGET,
     Ruleset,
@@ -49,6 +54,153 @@ from games.rules.scarnie.state import (
     at,
     pawns_left,
     state_from_setup,
+)
+from games.rules.shapes import Integer, ListOf, MapOf, Nullable, Text, one_of, record
+
+# --- what the game takes and shows (games/rules/shapes.py) -----------------------------------
+
+MAX_SEATS = 4
+SEAT = Integer(0, MAX_SEATS - 1, doc="a seat number, 0-3")
+STATION = Integer(1, STATIONS, doc="a station, 1-4")
+POSITION = Integer(1, POSITIONS, doc="a position on its station, 1-7")
+PAWN_NUMBER = Integer(min(PAWN_NUMBERS), max(PAWN_NUMBERS), doc="a pawn's number, 1-28")
+PAWN_COLOUR = Text(1, tuple(COLOUR_LIMITS), doc="a pawn's colour: a (20 pawns) or b (8)")
+PAWN_LABEL = Text(3, pattern="^([1-9]|1[0-9]|2[0-8])[ab]$", doc='a pawn and its colour, "17a"')
+AT = Text(4, pattern="^S[1-4]P[1-7]$", doc='a position written out (6.1), e.g. "S2P5"')
+MARK = Text(choices=tuple(MULTIPLIERS), doc="the position's mark (scarnie_position_marks)")
+# A number as a JSON key (number_key): "3" or "03".
+STATION_KEY = Text(2, pattern="^0?[1-4]$", doc='a station, "1"-"4"')
+PAWN_KEY = Text(2, pattern="^(0?[1-9]|1[0-9]|2[0-8])$", doc='a pawn\'s number, "1"-"28"')
+COLOURS_SEEN = MapOf(
+    PAWN_COLOUR,
+    key=Text(2, pattern="^([1-9]|1[0-9]|2[0-8])$", doc='a pawn\'s number, "1"-"28"'),
+    longest=len(PAWN_NUMBERS),
+    doc='the colour of every pawn faced up in the session so far, {"17": "a", ...}',
+)
+SCORES = ListOf(Integer(0, doc="points"), MAX_SEATS, 2, doc="per seat, in seat order")
+
+EVENTS = {
+    FACED_UP: record(
+        "The deal faced up (6.4): seven pawns on each station in play, once, first.",
+        stations=MapOf(
+            ListOf(
+                record(
+                    "A pawn dealt and faced up.",
+                    position=POSITION,
+                    pawn=PAWN_NUMBER,
+                    colour=PAWN_COLOUR,
+                ),
+                POSITIONS,
+                POSITIONS,
+                doc="the station's seven pawns, one on each position",
+            ),
+            key=STATION_KEY,
+            longest=STATIONS,
+            doc="each station in play (the players' own, or all four under "
+            "scarnie_fill_all_stations) with its pawns",
+        ),
+    ),
+    REMOVED: record(
+        "One to three pawns of one colour from one station; never the last pawns together.",
+        optional=("station",),
+        station=Nullable(STATION, doc="the station, needed when a position is given as 1-7"),
+        positions=ListOf(
+            one_of(POSITION, AT, doc='a position: 1-7 on the station named, or like "S2P5"'),
+            MAX_REMOVED,
+            1,
+            doc="the positions emptied",
+        ),
+    ),
+}
+SETUP = record(
+    "The deal's roles and the session so far, as the match gives them (a table may give its own).",
+    optional=("dealer", "deal", "scores_before", "teams", "colours"),
+    dealer=Integer(0, MAX_SEATS - 1, doc="the dealer, who moves first (default seat 0)"),
+    deal=Integer(1, doc="the deal's number in the game to 100 (default 1)"),
+    scores_before=Nullable(SCORES, doc="each seat's points before this deal (null: all 0)"),
+    teams=Nullable(
+        ListOf(ListOf(SEAT, 2, 2), 2),
+        doc="the partnerships, [[0, 2], [1, 3]] with four players; null or []: none",
+    ),
+    colours=Nullable(
+        MapOf(PAWN_COLOUR, key=PAWN_KEY, longest=len(PAWN_NUMBERS)),
+        doc='the colours of pawns seen in earlier deals, {"17": "a", ...} (a pawn\'s colour '
+        "never changes within a session)",
+    ),
+)
+LAST_PAWN = Nullable(
+    record(
+        "The killed pawn: where it stood, what it is worth, who killed it and who scores.",
+        pawn=PAWN_NUMBER,
+        colour=PAWN_COLOUR,
+        label=PAWN_LABEL,
+        station=STATION,
+        position=POSITION,
+        at=AT,
+        mark=MARK,
+        multiplier=Integer(0, max(MULTIPLIERS.values()), doc="the mark's multiplier, 0-3"),
+        points=Integer(0, max(PAWN_NUMBERS) * max(MULTIPLIERS.values()), doc="number x multiplier"),
+        killer=SEAT,
+        scorers=ListOf(SEAT, MAX_SEATS - 1, 1, doc="the seats credited with the points"),
+    ),
+    doc="null until the last pawn is killed",
+)
+MOST_REMOVALS = STATIONS * POSITIONS  # every removal takes one pawn or more
+VIEW = record(
+    stations=MapOf(
+        ListOf(
+            record(
+                "A position and the pawn on it.",
+                position=POSITION,
+                at=AT,
+                mark=MARK,
+                pawn=Nullable(PAWN_NUMBER, doc="null when empty"),
+                colour=Nullable(PAWN_COLOUR, doc="null when empty"),
+                label=Nullable(PAWN_LABEL, doc="null when empty"),
+            ),
+            POSITIONS,
+            POSITIONS,
+        ),
+        key=Text(1, pattern="^[1-4]$", doc='a station, "1"-"4"'),
+        longest=STATIONS,
+        doc="all four stations, each with its seven positions",
+    ),
+    phase=Text(choices=(DEALING, PLAY, OVER), doc="dealing (awaiting deal.faced_up), play, over"),
+    deal=Integer(1, doc="the deal's number in the game to 100"),
+    dealer=SEAT,
+    on_turn=Nullable(SEAT, doc="the dealer while the deal is awaited, then the seat to remove"),
+    pawns_left=Integer(0, len(PAWN_NUMBERS), doc="pawns on the board"),
+    removals=ListOf(
+        record(
+            "One move.",
+            seat=SEAT,
+            station=STATION,
+            positions=ListOf(POSITION, MAX_REMOVED, 1),
+            pawns=ListOf(PAWN_LABEL, MAX_REMOVED, 1),
+        ),
+        MOST_REMOVALS,
+        doc="every removal of the deal, in order",
+    ),
+    last_pawn=LAST_PAWN,
+    scores_so_far=ListOf(
+        Integer(0, doc="points"),
+        MAX_SEATS,
+        2,
+        doc="each seat's points: the earlier deals' and this one's",
+    ),
+    partnerships=ListOf(
+        record("A partnership and its score.", seats=ListOf(SEAT, 2, 2), score=Integer(0)),
+        2,
+        doc="the two partnerships, or none",
+    ),
+    target=Integer(TARGET, TARGET, doc="the score that wins the game: 100"),
+)
+REPORT = record(
+    "What the match needs: the deal, its dealer (for the rotation), the kill, the colours seen.",
+    deal=Integer(1, doc="the deal's number"),
+    dealer=SEAT,
+    last_pawn=LAST_PAWN,
+    colours=COLOURS_SEEN,
 )
 
 # --- the rule engine -----------------------------------------------------------------------------
@@ -60,8 +212,12 @@ class ScarnieRules:
     kind = KIND
     title = "Scarnie"
     ruleset_type: type[Any] = Ruleset
+    events = EVENTS
+    setup_shape = SETUP
+    view_shape = VIEW
+    report_shape = REPORT
     min_seats = 2
-    max_seats = 4
+    max_seats = MAX_SEATS
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """The deal awaiting its pawns; the setup gives the match's roles (or a table's own)."""

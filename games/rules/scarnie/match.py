@@ -11,6 +11,7 @@ from typing import Any
 
 from games.rules.base import Move
 from games.rules.errors import IllegalEvent
+from games.rules.events import GAME_SCORED
 from games.rules.matches import (
     ScoredMatch,
     ScoredMatchState,
@@ -28,6 +29,7 @@ from games.rules.scarnie.state import (
     is_int,
     read_teams,
 )
+from games.rules.shapes import Integer, ListOf, Nullable, record
 
 
 class ScarnieMatch(ScoredMatch):
@@ -41,6 +43,33 @@ class ScarnieMatch(ScoredMatch):
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
     max_seats = 4
+    events = {
+        GAME_SCORED: record(
+            "One deal of a score sheet: pawn number x multiplier to the scorers, 0 to the others "
+            "(Appendix C.5).",
+            optional=("cumulative",),
+            scores=ListOf(
+                Integer(doc="a seat's points in the deal"),
+                max_seats,
+                min_seats,
+                doc="one whole number per seat, in seat order",
+            ),
+            cumulative=Nullable(
+                ListOf(Integer(), max_seats, min_seats),
+                doc="the running totals after this deal, per seat: checked if given (null: not "
+                "given)",
+            ),
+        ),
+        DEALER_DRAWN: record(
+            "The draw for the first dealer (6.3): each seat's pawn; the lowest number deals.",
+            pawns=ListOf(
+                Integer(min(PAWN_NUMBERS), max(PAWN_NUMBERS), doc="a pawn's number, 1-28"),
+                max_seats,
+                min_seats,
+                doc="one different pawn number per seat, in seat order",
+            ),
+        ),
+    }
 
     def check_teams(self, teams: Any, seats: int) -> tuple[tuple[int, ...], ...]:
         return read_teams(teams, seats, "match.bad_teams")
