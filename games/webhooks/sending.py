@@ -13,6 +13,9 @@ meanwhile finds nothing due. The answer is recorded only if no later attempt too
 over (the attempt count is the fence). A delivered delivery is never claimed again; a receiver
 can still see one twice if a worker dies between its 2xx and the record, hence the delivery id
 in ``X-Scarney-Delivery``.
+
+Every attempt signs the body anew, with the time of that attempt (``headers``): a retry carries a
+fresh timestamp, so a receiver that refuses old ones (docs/API.md "Webhooks") accepts it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import hashlib
 import hmac
 import http.client
 import json
+import time
 import urllib.error
 import urllib.request
 import uuid
@@ -42,7 +46,6 @@ TASK = "webhooks.deliver"
 USER_AGENT = "scarney-webhooks/1"
 LEASE_MARGIN = 30.0  # seconds an attempt holds its delivery beyond the request's timeout
 READ_AT_MOST = 64 * 1024  # bytes of the receiver's answer read (and dropped)
-PAYLOAD_FIELDS = ("id", "type", "stream", "version", "data", "recorded_at")
 
 
 @dataclass(frozen=True)
@@ -80,25 +83,33 @@ def outbox_key(delivery_id: uuid.UUID) -> str:
 # --- the request ------------------------------------------------------------------------------
 
 
+def payload_json(event: Event) -> dict[str, Any]:
+    """The payload: the event as the event lists show it (``event_json``), with its stream.
+    ``games.webhooks.schema.WEBHOOK_PAYLOAD_SCHEMA`` describes it."""
+    return {**event_json(journal.read(event)), "stream": str(event.stream_id)}
+
+
 def payload(event: Event) -> bytes:
-    """The body POSTed: the event as the event lists show it, with its stream."""
-    shown = {**event_json(journal.read(event)), "stream": str(event.stream_id)}
-    document = {name: shown[name] for name in PAYLOAD_FIELDS}
-    return json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode()
+    """The body POSTed: ``payload_json`` as compact UTF-8 JSON, the same bytes on every attempt."""
+    return json.dumps(payload_json(event), separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def signature(secret: str, body: bytes) -> str:
-    """The X-Scarney-Signature header: HMAC-SHA256 of the exact body bytes, in hex."""
-    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+def signature(secret: str, body: bytes, timestamp: int) -> str:
+    """The X-Scarney-Signature header: ``t=<unix seconds>,v1=<hex>``, the HMAC-SHA256 with the
+    webhook's secret of ``"<t>.<body>"`` (the body's exact bytes). The receiver checks the
+    signature and that ``t`` is recent, so a body captured once cannot be replayed later."""
+    signed = f"{timestamp}.".encode() + body
+    return f"t={timestamp},v1=" + hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
 
 
 def headers(*, secret: str, delivery_id: uuid.UUID, type: str, body: bytes) -> dict[str, str]:
+    """An attempt's headers, signed now: each attempt, a retry too, with its own timestamp."""
     return {
         "Content-Type": "application/json",
         "User-Agent": USER_AGENT,
         "X-Scarney-Event": type,
         "X-Scarney-Delivery": str(delivery_id),
-        "X-Scarney-Signature": signature(secret, body),
+        "X-Scarney-Signature": signature(secret, body, int(time.time())),
     }
 
 

@@ -2,8 +2,9 @@
 are POSTed to it, signed, retried with backoff, and listed with their delivery status.
 
 The receiver is a real HTTP server on 127.0.0.1 (a random port, a thread of this process) that
-checks each signature as docs/API.md tells a receiver to. Tasks run eagerly on commit, as without
-a broker; the last test runs them on a real worker over Redis.
+checks each signature with the verification snippet of docs/API.md, read out of it and run as it
+is. Tasks run eagerly on commit, as without a broker; the last test runs them on a real worker
+over Redis.
 """
 
 from __future__ import annotations
@@ -11,15 +12,19 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import threading
 import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import jsonschema
 import pytest
 from django.db import connection
 from django.test import override_settings
@@ -32,6 +37,7 @@ from games.store.models import Event, Outbox
 from games.webhooks import sending
 from games.webhooks import services as webhooks
 from games.webhooks.models import Delivery
+from games.webhooks.schema import WEBHOOK_PAYLOAD_SCHEMA
 from tests.api_seed import tournament
 from tests.games.tournaments.helpers import client_for
 from tests.scoring.test_celery import celery_app, finished_tasks, wait_for, worker  # noqa: F401
@@ -44,12 +50,33 @@ SINGLES_B1 = [[32, 19, 6], [24, 77, 34], [13, 29, 27], [38, 53, 110], [21, 30, 3
 STUDY = {"position": {"C1": "B1", "C2": "R2"}}
 LAST_JUMP = {"from": 1, "to": 3}
 QUICK_RETRIES = override_settings(WEBHOOK_RETRY_DELAYS=[0.3, 0.3])
+# Seconds from a signature's t (whole seconds, rounded down) to the request's arrival, at most.
+SENT_WITHIN = 5
+
+
+API_MD = Path(__file__).resolve().parents[3] / "docs" / "API.md"
+
+
+def docs_snippet() -> dict[str, Any]:
+    """The Python block of docs/API.md's "Webhooks", run as it is: its names, ``verify`` first."""
+    section = API_MD.read_text().split("\n## Webhooks\n", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) == 1, "docs/API.md's Webhooks section has one Python block"
+    names: dict[str, Any] = {}
+    exec(compile(blocks[0], f"{API_MD} (Webhooks)", "exec"), names)  # noqa: S102  (our own docs)
+    return names
 
 
 def verify(secret: str, body: bytes, header: str) -> bool:
-    """What docs/API.md tells a receiver to do with X-Scarney-Signature."""
-    expected = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
-    return hmac.compare_digest(expected, header)
+    """What docs/API.md tells a receiver to do with X-Scarney-Signature: its snippet, run."""
+    return bool(docs_snippet()["verify"](secret, body, header))
+
+
+def signed_at(header: str) -> int:
+    """The ``t`` of an X-Scarney-Signature header."""
+    found = re.fullmatch(r"t=([0-9]+),v1=[0-9a-f]{64}", header)
+    assert found, header
+    return int(found.group(1))
 
 
 # --- the receiver -----------------------------------------------------------------------------
@@ -60,6 +87,11 @@ class Received:
     headers: dict[str, str]
     body: bytes
     signed: bool
+    at: float  # time.time() when it arrived
+
+    @property
+    def signature(self) -> str:
+        return self.headers["X-Scarney-Signature"]
 
     @property
     def json(self) -> Any:
@@ -87,7 +119,8 @@ def receiver() -> Iterator[Receiver]:
         def do_POST(self) -> None:  # noqa: N802  (http.server's name)
             body = self.rfile.read(int(self.headers["Content-Length"]))
             signed = verify(state.secret, body, self.headers.get("X-Scarney-Signature", ""))
-            state.got.append(Received(dict(self.headers.items()), body, signed))
+            got = Received(dict(self.headers.items()), body, signed, time.time())
+            state.got.append(got)
             self.send_response(state.answers.pop(0) if state.answers else 200)
             self.send_header("Content-Length", "0")
             self.end_headers()
@@ -258,16 +291,23 @@ def test_a_settled_match_is_posted_once_signed_with_the_webhooks_secret(
     assert got.signed, "the signature does not verify with the webhook's secret"
     event = Event.objects.get(stream_id=match.pk, type="match.settled")
     assert got.json == {
+        "position": event.position,
         "id": str(event.id),
-        "type": "match.settled",
-        "stream": str(match.pk),
         "version": event.version,
+        "type": "match.settled",
+        "schema_version": event.schema_version,
         "data": {
             "payments": [{"from": 0, "to": 2, "points": 185}, {"from": 1, "to": 2, "points": 105}],
             "nets": [-185, -105, 290],
         },
+        "meta": event.meta,
         "recorded_at": event.recorded_at.isoformat().replace("+00:00", "Z"),
+        "hash": event.hash,
+        "stream": str(match.pk),
     }
+    listed = boss.get(f"/api/v1/matches/{match.pk}/events/").json()
+    [shown] = [e for e in listed["results"] if e["id"] == str(event.id)]
+    assert got.json == {**shown, "stream": str(match.pk)}
     assert got.headers["Content-Type"] == "application/json"
     delivery = Delivery.objects.get()
     assert got.headers["X-Scarney-Delivery"] == str(delivery.pk)
@@ -277,6 +317,128 @@ def test_a_settled_match_is_posted_once_signed_with_the_webhooks_secret(
     # and a task sent again delivers nothing more
     assert sending.attempt(delivery.pk) == "delivered"
     assert len(receiver.got) == 1
+
+
+def test_the_docs_snippet_accepts_a_delivery_and_refuses_a_tampered_body_or_an_old_timestamp(
+    director: Any, receiver: Receiver, django_capture_on_commit_callbacks: Any
+) -> None:
+    # given a match.settled delivered over HTTP, as the receiver got it: body and header
+    user, boss = director
+    register(boss, receiver, events=["match.settled"])
+    with django_capture_on_commit_callbacks(execute=True):
+        settle_sheet_match(user)
+    [got] = receiver.got
+    secret, body, header = receiver.secret, got.body, got.signature
+    t = signed_at(header)
+    assert 0 <= got.at - t < SENT_WITHIN, "t is the time the attempt was signed at"
+
+    # when docs/API.md's verification snippet is run on it, as it is printed there
+    snippet = docs_snippet()
+    verify = snippet["verify"]
+    assert snippet["TOLERANCE"] == 5 * 60
+
+    # then the delivery is accepted
+    assert verify(secret, body, header) is True
+
+    # and a body changed by one digit, or the same JSON written again, is refused
+    tampered = body.replace(b'"points":185', b'"points":186')
+    assert tampered != body and verify(secret, tampered, header) is False
+    rewritten = json.dumps(json.loads(body)).encode()
+    assert rewritten != body and verify(secret, rewritten, header) is False
+    assert verify("0" * 64, body, header) is False
+
+    # and the same request replayed after the tolerance is refused (accepted just within it)
+    snippet["time"] = SimpleNamespace(time=lambda: t + 5 * 60 + 1)
+    assert verify(secret, body, header) is False
+    snippet["time"] = SimpleNamespace(time=lambda: t + 5 * 60 - 1)
+    assert verify(secret, body, header) is True
+    # and so is its header with t moved forward to pass for a fresh one
+    snippet["time"] = SimpleNamespace(time=lambda: t + 3600)
+    assert verify(secret, body, header.replace(f"t={t},", f"t={t + 3600},")) is False
+    snippet["time"] = time
+
+    # and a correct signature made at an old (or a future) time is refused
+    for then in [int(time.time()) - 5 * 60 - 2, int(time.time()) + 5 * 60 + 2]:
+        assert verify(secret, body, sending.signature(secret, body, then)) is False
+
+    # and a header that is not ours is refused, never raised on
+    v1 = header.split("v1=")[1]
+    old_style = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+    for bad in [
+        "",
+        old_style,
+        f"v1={v1}",
+        f"t={t}",
+        f"t={t},t={t},v1={v1}",
+        f"t=+{t},v1={v1}",
+        f"t=\u0661\u0662,v1={v1}",
+        f"t={'9' * 5000},v1={v1}",
+        f"t={t},v1=\u00e9{v1[1:]}",
+    ]:
+        assert verify(secret, body, bad) is False, bad
+
+
+def test_every_delivered_payload_validates_against_webhook_payload_schema(
+    director: Any, receiver: Receiver, django_capture_on_commit_callbacks: Any
+) -> None:
+    # given a webhook for every event type, and one event of each delivered
+    user, boss = director
+    register(boss, receiver)
+    with django_capture_on_commit_callbacks(execute=True):
+        finish_a_game_of_a_match(user)
+        tournament(user, ["Ann", "Bob", "Cid", "Dan"])
+        settle_sheet_match(user)
+    assert sorted(receiver.types()) == ["game.finished", "match.settled", "round.paired"]
+
+    # then each payload validates against the schema the OpenAPI document takes
+    Validator = jsonschema.Draft202012Validator  # noqa: N806
+    Validator.check_schema(WEBHOOK_PAYLOAD_SCHEMA)
+    validator = Validator(WEBHOOK_PAYLOAD_SCHEMA, format_checker=Validator.FORMAT_CHECKER)
+    for got in receiver.got:
+        payload = got.json
+        assert [e.message for e in validator.iter_errors(payload)] == [], payload["type"]
+        assert datetime.fromisoformat(payload["recorded_at"]).utcoffset() == timedelta(0)
+
+    # and every field is typed and required, and one more or one less is refused
+    properties = WEBHOOK_PAYLOAD_SCHEMA["properties"]
+    assert all("type" in declared for declared in properties.values())
+    assert sorted(WEBHOOK_PAYLOAD_SCHEMA["required"]) == sorted(properties) == sorted(payload)
+    assert not validator.is_valid({**payload, "signature": "x"})
+    assert not validator.is_valid({k: v for k, v in payload.items() if k != "hash"})
+    assert not validator.is_valid({**payload, "stream": "not a uuid"})
+
+    # and so does docs/API.md's example
+    section = API_MD.read_text().split("\n## Webhooks\n", 1)[1].split("\n## ", 1)[0]
+    [example] = re.findall(r"```json\n(.*?)```", section, re.S)
+    assert [e.message for e in validator.iter_errors(json.loads(example))] == []
+
+
+@QUICK_RETRIES
+def test_a_retry_is_signed_anew_with_the_time_of_its_own_attempt(
+    director: Any, receiver: Receiver, django_capture_on_commit_callbacks: Any
+) -> None:
+    # given a delivery whose first attempt was answered 500
+    user, boss = director
+    register(boss, receiver, events=["match.settled"])
+    receiver.answers = [500]
+    with django_capture_on_commit_callbacks(execute=True):
+        settle_sheet_match(user)
+    [first] = receiver.got
+    first_t = signed_at(first.signature)
+
+    # when the relay sends it again, in a later second than the first attempt's
+    wait_for(
+        lambda: int(time.time()) > first_t and outbox.relay_pending() == 1,
+        "the second attempt, in a later second",
+    )
+
+    # then the retry carries the same body, signed anew with its own time
+    first, second = receiver.got
+    second_t = signed_at(second.signature)
+    assert second_t > first_t and 0 <= second.at - second_t < SENT_WITHIN
+    assert second.body == first.body and second.signature != first.signature
+    assert first.signed and second.signed
+    assert Delivery.objects.get().status == "delivered"
 
 
 @QUICK_RETRIES
