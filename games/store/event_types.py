@@ -160,6 +160,7 @@ def _service_shapes() -> dict[str, Record]:
         ),
         GAME_FINISHED: record(
             "A live game of the match ended (written by the service from the game).",
+            optional=("report",),
             game=Text(36, doc="the game's id"),
             scores=ListOf(POINTS, 64, doc="every seat's game total, in seat order"),
             winners=SEATS,
