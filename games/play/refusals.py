@@ -7,13 +7,76 @@ refused, the admin shows it as an error message. So a refusal reads the same whe
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
+
 from games.play.permissions import NotPermitted
 from games.rules.errors import RuleError, StateConflict
+from games.rules.shapes import (
+    Boolean,
+    Integer,
+    ListOf,
+    MapOf,
+    Nullable,
+    Number,
+    Record,
+    Shape,
+    ShapeError,
+    Text,
+    one_of,
+)
 from games.store.canonical import BadValue
 from games.store.journal import EventIdReused, VersionConflict
+
+# The facts a refusal may carry beside its code and sentence, each typed once (the OpenAPI
+# schema's Error component is made from these; the suite checks every refusal it meets against
+# them, CHECK_DECLARED). A fact named by several rules is the union of what they give.
+_SCALAR = one_of(Integer(), Number(), Text(500), Boolean(), doc="a number, text or true/false")
+_SCALARS = ListOf(Nullable(_SCALAR), 1000, doc="a list of numbers or texts")
+_NAMES = ListOf(Text(100), 1000, doc="names")
+_ANY_FACT = Nullable(one_of(_SCALAR, _SCALARS, ListOf(_SCALARS, 1000)))
+FACTS: Mapping[str, Shape] = {
+    "current_version": Integer(0, doc="version.conflict: the stream's version now"),
+    "id": Text(36, doc="event.id_reused: the event id"),
+    "field": Nullable(Text(200), doc="the field of the request the refusal is about"),
+    "fields": ListOf(Text(200), 1000, doc="the fields refused"),
+    "known": _NAMES,
+    "keys": _NAMES,
+    "unknown": _NAMES,
+    "missing": _ANY_FACT,
+    "expected": _ANY_FACT,
+    "parameter": Text(100, doc="ruleset.*: the house rule"),
+    "parameters": _NAMES,
+    "errors": MapOf(
+        one_of(
+            ListOf(Text(1000), 100),
+            MapOf(ListOf(Text(1000), 100), Text(100)),
+            ListOf(MapOf(ListOf(Text(1000), 100), Text(100)), 100),
+        ),
+        Text(100),
+        doc="request.invalid, query.*: the messages by field",
+    ),
+    "settlement": Record(
+        {"payments": ListOf(MapOf(Number(), Text(8)), 1000), "nets": ListOf(Number(), 64)},
+        frozenset({"payments", "nets"}),
+        "match.settlement_mismatch: the settlement the rules give",
+    ),
+    **{
+        name: _ANY_FACT
+        for name in (
+            "banked blockers candidates card cards categories category choices circle circles "
+            "colour colours count cumulative extra faces format frame game hand holder locked "
+            "minimum occupant opponent over pawn pawns pending position positions rating round "
+            "rule score scores seat seats shooter showing station stations teams totals type "
+            "value winner"
+        ).split()
+    },
+}
+
 
 # What the services raise to refuse a write; anything else that escapes them is a bug.
 REFUSED: tuple[type[Exception], ...] = (
@@ -37,7 +100,19 @@ class Refusal:
 
     def answer(self) -> dict[str, Any]:
         """The API's body (docs/API.md "Errors")."""
+        if settings.CHECK_DECLARED:
+            check_facts(self.code, self.facts)
         return {"code": self.code, "detail": self.sentence, **self.facts}
+
+
+def check_facts(code: str, facts: Mapping[str, Any]) -> None:
+    """Assert that a refusal's facts are among :data:`FACTS`, of their declared shapes."""
+    for name, value in facts.items():
+        assert name in FACTS, f"{code} carries {name!r}, a fact FACTS does not declare"
+        try:
+            FACTS[name].check(json.loads(json.dumps(value, default=str)), name)
+        except ShapeError as error:
+            raise AssertionError(f"{code}'s {name!r}: {error.path}: {error.expected}") from None
 
 
 def refusal_of(error: Exception, *, what: str | None = None) -> Refusal | None:

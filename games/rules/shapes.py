@@ -219,9 +219,11 @@ class MapOf(Shape):
     def schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {"type": "object", "additionalProperties": self.of.schema()}
         schema["maxProperties"] = self.longest
-        if self.key.pattern:
-            schema["propertyNames"] = {"pattern": self.key.pattern}
-        return self.described(schema)
+        schema = self.described(schema)
+        if self.key.pattern:  # OpenAPI 3.0 has no propertyNames: the keys are said in words
+            keys = f"keys match {self.key.pattern}"
+            schema["description"] = f"{schema['description']} ({keys})" if self.doc else keys
+        return schema
 
     def check(self, value: Any, path: str = "", whole: bool = True) -> None:
         if type(value) is not dict:

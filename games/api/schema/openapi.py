@@ -11,11 +11,12 @@ it was recorded from (games/api/schema/examples.py).
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter
 
-from games.api.schema import examples
+from games.api.schema import declared, examples, headers
 from games.rules import registry
 from games.store.event_types import EVENT_TYPES
 
@@ -143,7 +144,7 @@ def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -
     """drf-spectacular postprocessing hook: the Error component, the enums, every 4xx, and the
     recorded examples."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
-    schemas["Error"] = ERROR
+    schemas["Error"] = copy.deepcopy(ERROR)
     result["components"].setdefault("examples", {}).update(examples.components())
     # Named by ENUM_NAME_OVERRIDES where a field uses them; listed even where none does.
     schemas.setdefault("GameKind", {"type": "string", "enum": registry.kinds()})
@@ -151,6 +152,7 @@ def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -
     schemas.setdefault("EventType", {"type": "string", "enum": sorted(EVENT_TYPES)})
     _seat_needs_player_or_name(schemas)
     _closed_bodies(schemas)
+    declared.type_in(schemas)
     for path, methods in result.get("paths", {}).items():
         for method, operation in methods.items():
             responses = operation.setdefault("responses", {})
@@ -161,6 +163,7 @@ def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -
             responses.setdefault("414", URI_TOO_LONG)
             if method == "get" and not path.startswith(NEEDS_LOGIN):
                 _readable_without_login(operation)
+    headers.document_headers(result)
     return result
 
 
