@@ -169,9 +169,7 @@ class Nullable(Shape):
     def schema(self) -> dict[str, Any]:
         schema = self.of.schema()
         if "oneOf" in schema or "anyOf" in schema:
-            return {"nullable": True, **schema} | (
-                {"description": self.doc} if self.doc else {}
-            )
+            return {"nullable": True, **schema} | ({"description": self.doc} if self.doc else {})
         schema["nullable"] = True
         if "enum" in schema:
             schema["enum"] = [*schema["enum"], None]
@@ -232,7 +230,8 @@ class MapOf(Shape):
             raise ShapeError("too_large", path, f"at most {self.longest} items")
         for key, item in value.items():
             if len(key) > self.key.longest:
-                raise ShapeError("too_large", path, f"keys of at most {self.key.longest} characters")
+                most = f"keys of at most {self.key.longest} characters"
+                raise ShapeError("too_large", path, most)
             self.of.check(item, _at(path, key), whole)
 
 

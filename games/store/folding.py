@@ -40,9 +40,8 @@ from games.rules.events import (
     UNDO,
 )
 from games.rules.matches import MatchRules
-from games.store import journal
 from games.rules.shapes import ShapeError
-from games.store import event_types
+from games.store import event_types, journal
 from games.store.event_types import upcast
 from games.store.models import Stream
 from games.tournaments import state as tournament_state
