@@ -90,21 +90,22 @@ def pawn_json(pawn: str | None) -> dict[str, Any] | None:
 def page(game: dict[str, Any]) -> dict[str, Any]:
     """The template context of a game page, from the game's JSON."""
     names = {seat["seat"]: seat["name"] for seat in game["seats"]}
+    drawn_as = family(game)
     legal = game.get("legal_events")
-    if legal is not None and family(game) == "cards":
+    if legal is not None and drawn_as == "cards":
         # Plays, discards and trick winners have their own controls on a card page.
         legal = [m for m in legal if m["type"] not in card_table.CARD_CONTROLS]
         legal = [m for m in legal if m["type"] not in PLAIN_ACTIONS]
-    if legal is not None and "dice" in game:
+    if legal is not None and drawn_as == "dice":
         # Double Cameroon's groupings are entered by tapping the dice (dice.choosing).
         legal = [m for m in legal if m["type"] != "dice.grouped"]
     drawn = board(game) if "board" in game else None
-    stations = scarnie_table.table(game, names) if family(game) == "scarnie" else None
+    stations = scarnie_table.table(game, names) if drawn_as == "scarnie" else None
     return {
         "game": game,
         "kind_label": labels.format_name(game["kind"]),
         "names": names,
-        "family": family(game),
+        "family": drawn_as,
         "finished": game["status"] != "in_progress",
         "turn_sentence": turn_sentence(game, names),
         "scores": scores(game, names),
@@ -120,14 +121,16 @@ def page(game: dict[str, Any]) -> dict[str, Any]:
         # Listed open where the board cannot take the move by taps (choosing colours, say).
         "legal_open": (drawn is None or drawn["mode"] == "none") and stations is None,
         "scarnie": stations,
-        "dice": dice_table.dice(game, names) if "dice" in game else None,
-        "cards": card_table.cards(game, names) if family(game) == "cards" else None,
+        "dice": dice_table.dice(game, names) if drawn_as == "dice" else None,
+        "cards": card_table.cards(game, names) if drawn_as == "cards" else None,
         "pot": pot(game, names),
         "move_words": MOVE_WORDS,
     }
 
 
 def family(game: dict[str, Any]) -> str:
+    """Which table the page draws: a board, dice, cards or Scarnie's stations; a game the pages
+    cannot draw is an error, never a page without its table."""
     if "board" in game:
         return "board"
     if "dice" in game:
@@ -136,7 +139,7 @@ def family(game: dict[str, Any]) -> str:
         return "cards"
     if "stations" in game:
         return "scarnie"
-    return "other"
+    raise LookupError(f"The pages do not know how to draw a game of {game['kind']!r}.")
 
 
 def move_json(type: str, data: dict[str, Any]) -> str:

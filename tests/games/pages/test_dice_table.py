@@ -1,8 +1,24 @@
-"""A dice page's throws in words (games/pages/tables/dice_table.py), without a browser."""
+"""A dice page's throws in words (games/pages/tables/dice_words.py, dice_turns.py), without a
+browser: every kind drawn or refused loudly, Going to Boston's turn and play-off said."""
 
 from __future__ import annotations
 
-from games.pages.tables.dice_table import throw_line
+import re
+import uuid
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games.pages.tables import dice_turns, presenting
+from games.pages.tables.dice_words import throw_line
+from games.play import services
+from games.rules import registry
+from games.rules.base import Move, ThrowsDice
+from games.rules.dice_games.boston import GOING_TO_BOSTON, MULTIPLICATION_RULES
+from tests.games.rules.test_every_game_fuzz import REQUIRED_RULESET
+
+NAMES = {0: "Ann", 1: "Bob", 2: "Cy"}
 
 
 def test_a_throws_bonus_is_said_in_words_never_as_its_data() -> None:
@@ -14,3 +30,110 @@ def test_a_throws_bonus_is_said_in_words_never_as_its_data() -> None:
     assert throw_line({**little, "bonus": {"kind": "little_scarney", "points": 25}})["notes"] == []
     assert throw_line({**three, "bonus": True})["notes"] == ["bonus hand"]
     assert throw_line({**three, "bonus": None})["notes"] == []
+
+
+# --- every kind: drawn by its own presenter, or an error -------------------------------------
+
+
+def test_the_pages_know_exactly_the_dice_kinds_the_rules_keep() -> None:
+    dice_kinds = {k for k in registry.kinds() if isinstance(registry.get(k), ThrowsDice)}
+    assert set(dice_turns.BY_KIND) == dice_kinds
+    with pytest.raises(LookupError, match="do not know"):
+        dice_turns.presenter("scarney-chess")
+    # nor is a game with no table the pages know drawn as a page without one
+    with pytest.raises(LookupError, match="do not know"):
+        presenting.family({"kind": "scarney-chess", "chessboard": {}})
+
+
+@pytest.mark.parametrize("kind", registry.kinds())
+def test_every_kind_is_drawn_and_a_dice_kind_lists_its_first_throw(kind: str, user: Any) -> None:
+    # given a game of every kind the rules keep
+    rules = registry.get(kind)
+    seats = [{"name": f"P{n}"} for n in range(rules.min_seats)]
+    game = services.game_start(
+        kind=kind, seats=seats, ruleset=REQUIRED_RULESET.get(kind), user=user
+    )
+    client = Client()
+    client.force_login(user)
+    # then its page draws it: a kind the pages cannot draw fails here, not with an empty table
+    assert client.get(f"/games/{game.pk}/").status_code == 200
+    if not isinstance(rules, ThrowsDice):
+        return
+    # and when a dice game's first throw is recorded, the page lists it among this turn's throws
+    if "round.anted" in client_json(client, game)["expected"]:
+        record(game, user, "round.anted", {})
+    in_cup = client_json(client, game)["dice"]["in_cup"]
+    faces = [rules.dice_faces[n % len(rules.dice_faces)] for n in range(in_cup)]
+    record(game, user, "dice.thrown", {"faces": faces})
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    throws = re.search(r'data-role="throws">(.*?)</div>', page, re.S)
+    assert throws is not None
+    assert 'data-throw="1"' in throws.group(1)
+
+
+def client_json(client: Client, game: Any) -> dict[str, Any]:
+    return dict(client.get(f"/api/v1/games/{game.pk}/").json())
+
+
+def record(game: Any, user: Any, type: str, data: dict[str, Any]) -> None:
+    services.event_record(stream_id=game.pk, event_id=uuid.uuid4(), type=type, data=data, user=user)
+
+
+# --- Going to Boston and Multiplication: the turn in play and the play-off ---------------------
+
+
+def boston_after(rules: Any, throws: list[list[str]], seats: int = 2) -> dict[str, Any]:
+    state = rules.initial_state({}, rules.ruleset_type(), seats)
+    for faces in throws:
+        state = rules.apply(state, Move("dice.thrown", {"faces": faces}))
+    return {"dice": rules.view(state)["dice"]}
+
+
+def test_a_boston_turn_lists_each_throw_with_the_die_set_aside() -> None:
+    game = boston_after(GOING_TO_BOSTON, [["6", "2", "1"], ["4", "3"]])
+    assert game["dice"]["set_aside"] == ["6", "4"]
+    shown = dice_turns.presenter("going-to-boston")(game, NAMES)
+    turn = shown["turn"]
+    assert turn["title"] == "Ann's throws"
+    assert [i["label"] for i in turn["items"]] == ["Throw 1", "Throw 2"]
+    assert [[d["face"] for d in i["dice"]] for i in turn["items"]] == [["6"], ["4"]]
+    assert all(i["said"] == "set aside" and i["dice"][0]["aside"] for i in turn["items"])
+    assert shown["round"]["playoff"] is None
+
+
+def test_a_boston_tie_is_played_off_and_said_with_who_throws_again() -> None:
+    # given Ann and Bob both score 6 + 5 + 4 = 15
+    tie = [["6", "1", "1"], ["5", "1"], ["4"]] * 2
+    game = boston_after(GOING_TO_BOSTON, tie + [["3", "2", "1"]])
+    playoff = dice_turns.presenter("going-to-boston")(game, NAMES)["round"]["playoff"]
+    assert playoff["sentence"] == "Play-off 1: Ann and Bob tied on 15 and throw again."
+    assert playoff["to_throw"] == "Ann and Bob"
+    assert [(r["name"], r["score"]) for r in playoff["rows"]] == [("Ann", None), ("Bob", None)]
+    # when Ann's play-off turn makes 3 + 2 + 1 = 6, Bob alone is still to throw
+    game = boston_after(GOING_TO_BOSTON, tie + [["3", "2", "1"], ["2", "1"], ["1"]])
+    shown = dice_turns.presenter("going-to-boston")(game, NAMES)
+    assert shown["round"]["playoff"]["to_throw"] == "Bob"
+    assert [(r["name"], r["score"]) for r in shown["round"]["playoff"]["rows"]] == [
+        ("Ann", 6),
+        ("Bob", None),
+    ]
+    assert shown["turn"]["title"] == "Bob's throws · play-off 1"
+    # and once Bob makes 7 the round is his, the play-off's turns listed apart
+    game = boston_after(
+        GOING_TO_BOSTON,
+        tie + [["3", "2", "1"], ["2", "1"], ["1"], ["4", "2", "1"], ["2", "1"], ["1"]],
+    )
+    shown = dice_turns.presenter("going-to-boston")(game, NAMES)["round"]
+    assert shown["playoff"]["sentence"] == "Play-off 1: Ann and Bob tied on 15 and threw again."
+    assert shown["winners"] == "Bob wins the round and takes the pot."
+    assert [s["title"] for s in shown["stages"]] == ["The round", "Play-off 1"]
+    assert [t["how"] for t in shown["stages"][1]["turns"]] == ["3 + 2 + 1 = 6", "4 + 2 + 1 = 7"]
+
+
+def test_a_multiplication_play_off_is_said_with_its_products() -> None:
+    # (6 + 2) × 3 = 24 and (4 + 2) × 4 = 24: a tie
+    tie = [["6", "1", "1"], ["2", "1"], ["3"], ["4", "1", "1"], ["2", "1"], ["4"]]
+    game = boston_after(MULTIPLICATION_RULES, [*tie, ["5", "1", "1"], ["5", "1"], ["5"]])
+    shown = dice_turns.presenter("multiplication")(game, NAMES)["round"]
+    assert shown["playoff"]["sentence"] == "Play-off 1: Ann and Bob tied on 24 and throw again."
+    assert shown["playoff"]["rows"][0]["how"] == "(5 + 5) × 5 = 50"
