@@ -16,7 +16,7 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter
 
-from games.api.schema import declared, examples, headers
+from games.api.schema import examples, headers
 from games.rules import registry
 from games.store.event_types import EVENT_TYPES
 
@@ -152,7 +152,6 @@ def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -
     schemas.setdefault("EventType", {"type": "string", "enum": sorted(EVENT_TYPES)})
     _seat_needs_player_or_name(schemas)
     _closed_bodies(schemas)
-    declared.type_in(schemas)
     for path, methods in result.get("paths", {}).items():
         for method, operation in methods.items():
             responses = operation.setdefault("responses", {})
