@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from games.rules.errors import BadSetup, IllegalEvent
+from games.rules.shapes import SEAT, Boolean, Integer, ListOf, Nullable, Record, Text, record
 
 
 class PotEntry(NamedTuple):
@@ -97,3 +98,73 @@ def setup_first_shooter(setup: Mapping[str, Any], seats: int) -> int:
             key="first_shooter",
         )
     return first
+
+
+# --- declared shapes the dice families share (games/rules/shapes.py) ---------------------------
+
+SCARNEY_DIE = Text(1, SCARNEY_FACES, doc='a Scarney die\'s face: "1", "3", "4", "6" or "D" (dead)')
+ORDINARY_DIE = Text(1, ORDINARY_FACES, doc="an ordinary die's face, 1-6")
+# A view's list that grows with play beyond any count the rules fix (extra frames, throws of a
+# turn, play-offs): ample for any game a table plays.
+LONG = 10_000
+
+
+def choice(*values: str, doc: str = "") -> Text:
+    """Text that is one of ``values``."""
+    return Text(max(map(len, values)), values, doc=doc)
+
+
+def thrown(die: Text, most: int, least: int = 1, doc: str = "") -> ListOf:
+    """A throw's faces: as many as there are dice in the cup (``least`` to ``most``)."""
+    return ListOf(die, most, least, doc=doc or "the faces thrown, one per die in the cup")
+
+
+def seating_throw_view(die: Text, dice: int) -> Record:
+    """One seating (or partner) throw as a view shows it."""
+    return record(
+        "A seating throw: the thrower, the faces, their number total.",
+        seat=SEAT,
+        faces=thrown(die, dice, dice),
+        total=Integer(0, doc="the number total (dead dice count 0)"),
+    )
+
+
+def pot_view_shape(most_seats: int) -> Record:
+    """A pot as the views show it: its chips, and each seat's chips received minus paid."""
+    return record(
+        "Chips in the pot and each seat's chips received minus paid.",
+        balance=Integer(0, doc="chips in the pot"),
+        nets=ListOf(Integer(doc="chips received minus chips paid"), most_seats),
+    )
+
+
+# The setup keys of Straight Scarney Dice and Scarney 3000 (``setup_flag``, ``setup_first_shooter``)
+# and of their partnership games.
+PARTNERS = 6  # the most players of a partnership game: three against three
+
+
+def seat_of(most_seats: int, doc: str = "a seat number, from 0") -> Integer:
+    """A seat of a table of at most ``most_seats`` players."""
+    return Integer(0, most_seats - 1, doc=doc)
+
+
+def first_shooter(most_seats: int) -> Integer:
+    return seat_of(most_seats, "the seat that shoots first (seat 0 when left out)")
+
+
+SEATING_THROWS = Boolean(
+    doc="true: the seats throw five dice for the order of play first, highest total first "
+    "(false when left out; not with first_shooter)"
+)
+PARTNER_THROWS = Boolean(
+    doc="true: the seats throw five dice for the sides and the order of play first, the highest "
+    "totals one side (false when left out; not with teams or first_shooter)"
+)
+TEAMS = Nullable(
+    ListOf(
+        ListOf(seat_of(PARTNERS), PARTNERS // 2, 2, doc="a side's seats"),
+        2,
+        doc="the two sides, partners sitting alternately, e.g. [[0, 2], [1, 3]]; null or empty: "
+        "the even seats against the odd",
+    )
+)

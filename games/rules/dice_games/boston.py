@@ -18,7 +18,7 @@ from games.rules.base import Move, Result, SeatScore, check_move, check_seat_cou
 from games.rules.dice import ORDINARY_FACES, PotEntry, read_faces
 from games.rules.errors import BadRuleset, BadSetup
 from games.rules.events import THROWN
-from games.rules.shapes import CHIPS, FACE, SEAT, SEATS, Integer, ListOf, Nullable, Text, record
+from games.rules.shapes import CHIPS, SEAT, SEATS, Integer, ListOf, Nullable, Text, record
 
 BOSTON, MULTIPLICATION = "going-to-boston", "multiplication"
 DICE = 3  # and so three throws: each sets one die aside

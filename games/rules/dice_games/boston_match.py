@@ -39,6 +39,35 @@ from games.rules.matches import (
     payments_settlement,
     ranked,
 )
+from games.rules.shapes import Integer, ListOf, Nullable, record
+
+# --- what a table records on the match (games/rules/shapes.py) ------------------------------
+
+# The play-offs of one tie: none is fixed (a tie may repeat); ample for any round.
+MOST_PLAYOFFS = 1000
+ROUND = record(
+    "A round from a sheet (RULES.md 0.6): every seat's turn score, and the play-offs of a tie.",
+    optional=("cumulative", "playoffs"),
+    scores=ListOf(
+        Integer(doc="a turn's score (a lenient sheet warns of one no turn can make)"),
+        MAX_SEATS,
+        MIN_SEATS,
+        doc="each seat's turn score in the round, in seat order",
+    ),
+    cumulative=Nullable(
+        ListOf(Integer(), MAX_SEATS, MIN_SEATS, doc="the running totals after this round, per seat")
+    ),
+    playoffs=ListOf(
+        ListOf(
+            Integer(doc="a play-off turn's score"),
+            MAX_SEATS,
+            2,
+            doc="the tied seats' scores, in playing order from the round's first player",
+        ),
+        MOST_PLAYOFFS,
+        doc="the play-offs of a tie for the pot (boston_tie playoff), in order; none when left out",
+    ),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +86,7 @@ class BostonSession(ScoredMatch):
     ruleset_type: type[Any] = SessionRuleset
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
+    events = {GAME_SCORED: ROUND}
 
     def __init__(self, game: BostonRules, attainable: frozenset[int]) -> None:
         self.kind = game.kind

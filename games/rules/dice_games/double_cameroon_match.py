@@ -23,10 +23,37 @@ from games.rules.dice_games.double_cameroon_scoring import CATEGORIES, GROUP_SIZ
 from games.rules.errors import IllegalEvent
 from games.rules.events import GAME_SCORED
 from games.rules.matches import EntryWarning, GameEntry, OneGameMatch, ScoredMatchState, no_payments
+from games.rules.shapes import Integer, ListOf, Nullable, Record, record
 
 SHEET_KEYS = ("boxes", "cumulative", "scores")
 
 Boxes = tuple[Mapping[str, int], ...]
+
+# --- what a table records on the match (games/rules/shapes.py) ------------------------------
+
+BOX = Integer(doc="the box's score (a lenient sheet warns of one five dice cannot make)")
+SEAT_SHEET = Record(
+    dict.fromkeys(CATEGORIES, BOX),
+    doc="A seat's sheet: every category's score, each category filled once (0 if the group did "
+    "not qualify).",
+)
+
+LEAST_SEATS = DOUBLE_CAMEROON.min_seats
+SHEET = record(
+    "A finished sheet (RULES.md 0.6, 12.3): every seat's ten boxes; the totals are derived.",
+    optional=("cumulative", "scores"),
+    boxes=ListOf(SEAT_SHEET, MAX_SEATS, LEAST_SEATS, doc="each seat's sheet, in seat order"),
+    cumulative=Nullable(
+        ListOf(
+            Integer(), MAX_SEATS, LEAST_SEATS, doc="the running totals after this game, per seat"
+        )
+    ),
+    scores=Nullable(
+        ListOf(
+            Integer(), MAX_SEATS, LEAST_SEATS, doc="the sheet's totals, checked against the boxes"
+        )
+    ),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +89,7 @@ class DoubleCameroonMatch(OneGameMatch):
     ruleset_type: type[Any] = MatchRuleset
     min_seats = DOUBLE_CAMEROON.min_seats
     max_seats = MAX_SEATS
+    events = {GAME_SCORED: SHEET}
 
     def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
         return no_payments(state.seats)

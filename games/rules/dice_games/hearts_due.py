@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
-from games.rules.dice import ORDINARY_FACES, read_faces
+from games.rules.dice import ORDINARY_DIE, ORDINARY_FACES, read_faces, thrown
 from games.rules.errors import BadRuleset, BadSetup
 from games.rules.events import THROWN
+from games.rules.shapes import SEAT, Boolean, Integer, ListOf, Nullable, Text, record
 
 KIND = "hearts-due"
 DICE = 6
@@ -88,6 +89,38 @@ class State:
         return bool(self.winners)
 
 
+# --- what the game takes and shows (games/rules/shapes.py) -----------------------------------
+
+ROLL = thrown(
+    ORDINARY_DIE, DICE, DICE, doc='the six faces rolled, e.g. ["1", "2", "2", "4", "5", "6"]'
+)
+EVENTS = {THROWN: record("A roll of the six dice by the seat on turn.", faces=ROLL)}
+ROLL_VIEW = record(
+    "A roll as the sheet keeps it.",
+    seat=SEAT,
+    faces=ROLL,
+    letters=Text(DICE, pattern="^[HEARTS]*$", doc='the letters the faces stand for, e.g. "HEEATS"'),
+    points=Integer(0, RUN_SCORES[-1], doc="what the roll scored: 0, 5, 10, 15, 20, 25 or 35"),
+    reset=Boolean(doc="three H's: the total is wiped out"),
+    total=Integer(0, doc="the seat's total after the roll"),
+    extra_round=Boolean(doc="rolled in an extra round to break a tie"),
+)
+VIEW = record(
+    dice=record(
+        "Whose roll, the six dice, the round, the target, the last round's rolls.",
+        turn=Nullable(SEAT, doc="the seat to roll, null once the game is over"),
+        in_cup=Integer(0, DICE),
+        round=Integer(1, doc="the round, extra rounds counted"),
+        extra_round=Boolean(doc="an extra round to break a tie is on"),
+        to_roll=ListOf(SEAT, MAX_SEATS, doc="the seats still to roll this round, the next first"),
+        target=Integer(1, doc="the target (hearts_due_target)"),
+        target_reached=Boolean(doc="someone has reached the target: the round completes the game"),
+        rolls=ListOf(ROLL_VIEW, MAX_SEATS, doc="the latest rolls, at most one round's worth"),
+    ),
+    totals=ListOf(Integer(0), MAX_SEATS, doc="each seat's total"),
+)
+
+
 class HeartsDueRules:
     """The rule engine of ``hearts-due``."""
 
@@ -98,6 +131,9 @@ class HeartsDueRules:
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
     max_seats = MAX_SEATS
+    events = EVENTS
+    view_shape = VIEW
+    setup_shape = record("Hearts Due takes no setup: seat 0 rolls first.")
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """Seat 0 rolls first (RULES.md 0.5); every total starts at 0."""

@@ -27,12 +27,45 @@ from games.rules.dice_games.hearts_due import (
 from games.rules.errors import IllegalEvent
 from games.rules.events import GAME_SCORED
 from games.rules.matches import EntryWarning, GameEntry, OneGameMatch, ScoredMatchState, no_payments
+from games.rules.shapes import Integer, ListOf, Nullable, Shape, Text, one_of, record
 
 RESET = "reset"
 SHEET_KEYS = ("rolls", "cumulative", "scores")
 
 Cell = int | str | None
 Grid = tuple[tuple[Cell, ...], ...]
+# The rounds of a sheet: none is fixed (a tie plays extra rounds); ample for any game.
+MOST_ROUNDS = 10_000
+
+
+def _rounds(cell: Shape, least: int, doc: str) -> ListOf:
+    row = ListOf(cell, MAX_SEATS, HEARTS_DUE.min_seats, doc="one cell per seat, in seat order")
+    return ListOf(row, MOST_ROUNDS, least, doc=doc)
+
+
+ROLL_CELL = Nullable(
+    one_of(
+        Integer(doc="a roll's score: 0, 5, 10, 15, 20, 25 or 35 (a lenient sheet warns of others)"),
+        Text(len(RESET), (RESET,), doc='"reset": three H\'s wiped out the total'),
+        doc='a roll\'s score or "reset"',
+    ),
+    doc="null for a seat that did not roll in the round",
+)
+SHEET = record(
+    "A finished sheet (RULES.md 0.6, 15.2), round by round, each seat on turn rolling once.",
+    optional=("cumulative", "scores"),
+    rolls=_rounds(ROLL_CELL, 1, "the rounds of rolls, extra rounds included"),
+    cumulative=Nullable(
+        _rounds(
+            Nullable(Integer(doc="the seat's total after the round"), doc="null: not written"),
+            0,
+            "the sheet's running totals, a row per round of rolls",
+        )
+    ),
+    scores=Nullable(
+        ListOf(Integer(), MAX_SEATS, HEARTS_DUE.min_seats, doc="each seat's final total")
+    ),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +87,7 @@ class HeartsDueMatch(OneGameMatch):
     ruleset_type: type[Any] = MatchRuleset
     min_seats = HEARTS_DUE.min_seats
     max_seats = MAX_SEATS
+    events = {GAME_SCORED: SHEET}
 
     def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> ScoredMatchState:
         state = super().initial_state(ruleset, seats, teams)

@@ -21,7 +21,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count
-from games.rules.dice import SCARNEY_FACES, number_total
+from games.rules.dice import (
+    LONG,
+    SCARNEY_DIE,
+    SCARNEY_FACES,
+    choice,
+    number_total,
+    pot_view_shape,
+    seat_of,
+    seating_throw_view,
+    thrown,
+)
 from games.rules.errors import BadSetup
 from games.rules.events import DOUBLE_DOWN, THROWN
 from games.rules.put_and_take.play import (
@@ -31,6 +41,7 @@ from games.rules.put_and_take.play import (
     seating_thrower,
 )
 from games.rules.put_and_take.state import (
+    ANTE,
     ANTED,
     DICE,
     ENDED,
@@ -40,9 +51,14 @@ from games.rules.put_and_take.state import (
     LEFT,
     MAX_SEATS,
     OVER,
+    PUT,
+    ROUND_ENDS,
+    ROUND_OVER,
+    SCARNEY,
     SEATING,
     SEATING_THROWN,
     SHOOTING,
+    SPLIT,
     TAKE,
     Ruleset,
     Seating,
@@ -51,6 +67,86 @@ from games.rules.put_and_take.state import (
     checked_ruleset,
     nets,
     seated_from,
+)
+from games.rules.shapes import SEAT, Boolean, Integer, ListOf, Nullable, Record, record
+
+# --- what the game takes and shows (games/rules/shapes.py) -----------------------------------
+
+FACES = thrown(SCARNEY_DIE, DICE, DICE, doc='the three faces thrown, e.g. ["D", "4", "D"]')
+PLAYER = seat_of(MAX_SEATS, doc="the player's seat")
+EVENTS = {
+    SEATING_THROWN: record(
+        "A seating throw of three dice (RULES.md 11.2), by the next player to throw for his seat.",
+        faces=FACES,
+    ),
+    ANTED: record("Everyone seated antes: a round begins (RULES.md 11.3)."),
+    DOUBLE_DOWN: record("The shooter doubles what his next throw puts or takes (RULES.md 11.5)."),
+    THROWN: record(
+        "The shooter's throw of the three dice (RULES.md 11.4).",
+        optional=("opposite",),
+        faces=FACES,
+        opposite=Boolean(doc="Put-and-Take has no Opposite: only false is taken"),
+    ),
+    LEFT: record("A player leaves, between rounds (D-PT-9).", seat=PLAYER),
+    JOINED: record("A player who left comes back, between rounds (D-PT-9).", seat=PLAYER),
+    ENDED: record(
+        "The session ends; mid-round the round is abandoned and the pot returned (D-PT-5)."
+    ),
+}
+THROW_VIEW = Record(
+    {
+        "round": Integer(1),
+        "seat": SEAT,
+        "faces": FACES,
+        "class": choice(SCARNEY, PUT, TAKE, SPLIT, doc="the throw's class (RULES.md 11.4)"),
+        "push": Boolean(doc="a take of nothing (a dead single, D-PT-7)"),
+        "doubled": Boolean(doc="double down was called for it"),
+        "asked": Integer(0, doc="the chips its class calls for (doubled), else 0"),
+        "chips": Integer(doc="chips the shooter paid into the pot (+) or took from it (-)"),
+        "refill": Integer(0, doc="chips the refill after this take added"),
+        "short": Boolean(doc="a take larger than the pot: it empties the pot and ends the round"),
+    },
+    doc="A throw of the round: its class, what it called for and what moved.",
+)
+ROUND_END_VIEW = record(
+    "How a round ended.",
+    round=Integer(1),
+    winner=Nullable(SEAT, doc="null after a short take or when abandoned"),
+    how=choice(*ROUND_ENDS),
+)
+VIEW = record(
+    phase=choice(SEATING, ANTE, SHOOTING, ROUND_OVER, OVER, doc="where the session is"),
+    dice=record(
+        "Whose throw, the dice, double down, the round's throws itemised, the turn order.",
+        round=Integer(0, doc="the round under way or just over, 0 before the first"),
+        shooter=Nullable(SEAT, doc="the shooter, null between rounds"),
+        first_shooter=Nullable(SEAT, doc="the round's first shooter, null before the first round"),
+        throwing_for=Nullable(choice("seating", "round"), doc="what the next throw is for"),
+        thrower=Nullable(SEAT, doc="who throws next, null between rounds"),
+        in_cup=Integer(0, DICE),
+        double_down=record(
+            "Double down for the shooter's next throw.",
+            open=Boolean(doc="the shooter may call it"),
+            called=Boolean(doc="it is called"),
+        ),
+        order=ListOf(SEAT, MAX_SEATS, doc="the clockwise turn order"),
+        away=ListOf(SEAT, MAX_SEATS, doc="the seats of the players who left"),
+        throws=ListOf(THROW_VIEW, LONG, doc="the round's throws (the last round's until antes)"),
+        rounds=ListOf(ROUND_END_VIEW, 1, doc="how the last round over ended"),
+        seating=Nullable(
+            record(
+                "The seating throws (RULES.md 11.2).",
+                groups=ListOf(
+                    ListOf(SEAT, MAX_SEATS, 1),
+                    MAX_SEATS,
+                    doc="groups of seats, best first (several: still tied)",
+                ),
+                throws=ListOf(seating_throw_view(SCARNEY_DIE, DICE), LONG),
+            ),
+            doc="null if no seating throw was made",
+        ),
+    ),
+    pot=pot_view_shape(MAX_SEATS),
 )
 
 
@@ -64,6 +160,14 @@ class PutAndTakeRules:
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
     max_seats = MAX_SEATS
+    events = EVENTS
+    view_shape = VIEW
+    setup_shape = record("Put-and-Take takes no setup.")
+    report_shape = record(
+        "What the session's match needs beyond the nets.",
+        rounds=Integer(0, doc="rounds played"),
+        abandoned=Boolean(doc="the session ended mid-round"),
+    )
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """A session before its first round; seat 0 shoots first unless seats are thrown for."""

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.rules.errors import IllegalEvent
+from games.rules.events import GAME_SCORED
 from games.rules.matches import (
     OneGameMatch,
     ScoredMatchState,
@@ -16,6 +17,15 @@ from games.rules.matches import (
     payments_settlement,
 )
 from games.rules.put_and_take.state import KIND, MAX_SEATS, Ruleset, checked_ruleset
+from games.rules.shapes import Integer, ListOf, Nullable, record
+
+NETS = ListOf(
+    Integer(doc="a seat's net chips"),
+    MAX_SEATS,
+    2,
+    doc="each seat's chips received minus paid over the session, in seat order; they sum to 0 "
+    "(a lenient sheet warns otherwise)",
+)
 
 
 class PutAndTakeMatch(OneGameMatch):
@@ -25,6 +35,14 @@ class PutAndTakeMatch(OneGameMatch):
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
     max_seats = MAX_SEATS
+    events = {
+        GAME_SCORED: record(
+            "A session from a sheet: every seat's net chips.",
+            optional=("cumulative",),
+            scores=NETS,
+            cumulative=Nullable(NETS, doc="the sheet's running totals: the nets again"),
+        )
+    }
 
     def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> ScoredMatchState:
         return super().initial_state(checked_ruleset(ruleset), seats, teams)

@@ -34,11 +34,18 @@ from typing import Any, ClassVar
 
 from games.rules.base import Move, Result, SeatScore, check_seat_count, make_ruleset
 from games.rules.dice import (
+    PARTNER_THROWS,
+    SCARNEY_DIE,
     SCARNEY_FACES,
+    SEATING_THROWS,
+    TEAMS,
+    first_shooter,
     number_total,
     read_faces,
+    seat_of,
     setup_first_shooter,
     setup_flag,
+    thrown,
 )
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import STOOD, THROWN
@@ -61,14 +68,40 @@ from games.rules.scarney_3000.play import (
 from games.rules.scarney_3000.throws import DICE, Ruleset
 from games.rules.scarney_3000.view import (
     dice_view,
+    report_declared,
     report_of,
     scores_of,
     sheet_view,
     sides_view,
+    view_declared,
 )
+from games.rules.shapes import Record, record
 
 KIND = "scarney-3000"
 PARTNERSHIP_KIND = "partnership-scarney-3000"
+MAX_SEATS, MAX_PARTNERS = 16, 6
+
+# --- what the games take and show (games/rules/shapes.py) ------------------------------------
+
+
+def events_declared(most_seats: int) -> dict[str, Record]:
+    """A throw and a stand (RULES.md 9.3), each may name its shooter; nothing else."""
+    named_seat = seat_of(
+        most_seats, doc="the shooter's seat, if the table names it: refused unless he is on turn"
+    )
+    return {
+        THROWN: record(
+            "A throw of the dice in the cup (the five of a seating or partner throw).",
+            optional=("seat",),
+            faces=thrown(SCARNEY_DIE, DICE, doc='the faces thrown, e.g. ["D", "3", "6", "6", "6"]'),
+            seat=named_seat,
+        ),
+        STOOD: record(
+            "The shooter stands: his confirmed points (200 or more) are entered.",
+            optional=("seat",),
+            seat=named_seat,
+        ),
+    }
 
 
 # --- the rule engine -----------------------------------------------------------------------------
@@ -83,11 +116,20 @@ class Scarney3000Rules:
     most_dice = DICE
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
-    max_seats = 16
+    max_seats = MAX_SEATS
     name = "Scarney 3000"
 
     SETUP_KEYS: ClassVar[frozenset[str]] = frozenset({"first_shooter", "seating_throws"})
     DRAW_KEY = "seating_throws"
+    events = events_declared(MAX_SEATS)
+    view_shape = view_declared(MAX_SEATS, sides=False)
+    setup_shape = record(
+        "Who shoots first (RULES.md 9.1, 7.2): seat 0, first_shooter, or seating throws.",
+        optional=("first_shooter", "seating_throws"),
+        first_shooter=first_shooter(MAX_SEATS),
+        seating_throws=SEATING_THROWS,
+    )
+    report_shape = report_declared(MAX_SEATS, sides=False)
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """Seat 0 (or ``first_shooter``) shoots first, unless the draw is to be recorded."""
@@ -200,11 +242,22 @@ class PartnershipScarney3000Rules(Scarney3000Rules):
     dice_faces = SCARNEY_FACES
     most_dice = DICE
     min_seats = 4
-    max_seats = 6
+    max_seats = MAX_PARTNERS
     name = "Partnership Scarney 3000"
 
     SETUP_KEYS = frozenset({"teams", "first_shooter", "partner_throws"})
     DRAW_KEY = "partner_throws"
+    events = events_declared(MAX_PARTNERS)
+    view_shape = view_declared(MAX_PARTNERS, sides=True)
+    setup_shape = record(
+        'The sides (RULES.md 10, 8.1): the teams given ("We" first), alternate seats, or '
+        "partner throws; and who shoots first.",
+        optional=("teams", "first_shooter", "partner_throws"),
+        teams=TEAMS,
+        first_shooter=first_shooter(MAX_PARTNERS),
+        partner_throws=PARTNER_THROWS,
+    )
+    report_shape = report_declared(MAX_PARTNERS, sides=True)
 
     def _check_seats(self, seats: int) -> None:
         if seats not in (4, 6):

@@ -22,6 +22,8 @@ from games.rules.matches import (
 )
 from games.rules.scarney_3000.game import (
     KIND,
+    MAX_PARTNERS,
+    MAX_SEATS,
     PARTNERSHIP_KIND,
     PartnershipScarney3000Rules,
     Scarney3000Rules,
@@ -31,7 +33,8 @@ from games.rules.scarney_3000.game import (
 )
 from games.rules.scarney_3000.play import OVER, State, end_turn, is_int, totals
 from games.rules.scarney_3000.throws import DEAD_DIE_POINTS, MINIMUM, Ruleset
-from games.rules.scarney_3000.view import SIDE_NAMES, report_of
+from games.rules.scarney_3000.view import MOST_TURNS, SIDE_NAMES, report_of
+from games.rules.shapes import Integer, ListOf, Nullable, Record, record
 
 # --- settlement (RULES.md 0.8, 9.4, 10) ----------------------------------------------------------
 
@@ -60,6 +63,44 @@ def settlement_payments(
     return [(loser, winner, delta) for winner, loser in zip(won, lost, strict=True)]
 
 
+# --- what a table records on the match (games/rules/shapes.py) ------------------------------
+
+
+def sheet_events(most_seats: int, least_seats: int) -> dict[str, Record]:
+    """A finished sheet (``game.scored``): a row per round in seating order, one cell per seat."""
+
+    def rounds(cell: Nullable, least: int, doc: str) -> ListOf:
+        row = ListOf(cell, most_seats, least_seats, doc="one cell per seat, in seat order")
+        return ListOf(row, MOST_TURNS, least, doc=doc)
+
+    turn = Integer(
+        doc="a turn's score: 0 for a bust, else 200 or more in fifties (a lenient sheet warns "
+        "of others)"
+    )
+    running = Integer(doc="the seat's running total after the round")
+    return {
+        GAME_SCORED: record(
+            "A finished sheet (RULES.md 0.6, Appendix B.4), entered turn by turn in seating order.",
+            optional=("cumulative", "scores"),
+            turns=rounds(
+                Nullable(turn, doc="null (or 0) for a bust or no turn"),
+                1,
+                "the rounds, each seat's turn in seat order",
+            ),
+            cumulative=Nullable(
+                rounds(
+                    Nullable(running, doc="null where the sheet shows none"),
+                    0,
+                    "the sheet's running totals, a row per round of turns",
+                )
+            ),
+            scores=Nullable(
+                ListOf(Integer(), most_seats, least_seats, doc="each seat's final score")
+            ),
+        )
+    }
+
+
 # --- the match formats ---------------------------------------------------------------------------
 
 
@@ -69,8 +110,9 @@ class Scarney3000Match(OneGameMatch):
     kind = KIND
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
-    max_seats = 16
+    max_seats = MAX_SEATS
     game_rules: Scarney3000Rules = Scarney3000Rules()
+    events = sheet_events(MAX_SEATS, min_seats)
 
     def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
         entry = state.entries[0]
@@ -121,8 +163,9 @@ class PartnershipScarney3000Match(Scarney3000Match):
 
     kind = PARTNERSHIP_KIND
     min_seats = 4
-    max_seats = 6
+    max_seats = MAX_PARTNERS
     game_rules = PartnershipScarney3000Rules()
+    events = sheet_events(MAX_PARTNERS, min_seats)
 
     def check_teams(self, teams: Any, seats: int) -> tuple[tuple[int, ...], ...]:
         if seats not in (4, 6):

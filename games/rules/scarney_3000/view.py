@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.rules.base import BonusAward, SeatScore
-from games.rules.dice import DEAD
+from games.rules.dice import DEAD, LONG, SCARNEY_DIE, choice, seating_throw_view, thrown
 from games.rules.scarney_3000.play import (
     AWARD_SIZE,
+    DRAWING,
     MAY_STAND,
     MUST_THROW,
     OVER,
@@ -29,6 +30,17 @@ from games.rules.scarney_3000.throws import (
     UNCONFIRMED,
     Throw,
     hand_name,
+)
+from games.rules.shapes import (
+    SEAT,
+    Boolean,
+    Integer,
+    ListOf,
+    Nullable,
+    Record,
+    Shape,
+    Text,
+    record,
 )
 
 SIDE_NAMES = ("We", "They")
@@ -264,3 +276,140 @@ def sides_view(state: State) -> list[dict[str, Any]]:
             SIDE_NAMES, state.teams, contestant_totals(state), strict=True
         )
     ]
+
+
+# --- what the views give (games/rules/shapes.py) ----------------------------------------------
+
+# The turns of a game: a sheet's entries, a report's turns. No count is fixed (the target is a
+# house rule, and busts enter nothing): ample for any game a table plays.
+MOST_TURNS = 100_000
+
+THROW_VIEW = record(
+    "One throw of a turn, itemised: its dead dice, its number bonus, what it confirmed.",
+    faces=thrown(SCARNEY_DIE, DICE, doc="the faces thrown, dead dice first"),
+    outcome=choice(
+        SCORED,
+        UNCONFIRMED,
+        BUST,
+        doc="scored (a dead die), unconfirmed (a bonus awaiting a dead die) or bust",
+    ),
+    dead_dice=record(
+        "The throw's dead dice.",
+        count=Integer(0, DICE),
+        points=Integer(0, doc="50 a die for one or two; three or more are a bonus hand"),
+        bonus=Boolean(doc="three or more dead dice: a bonus hand"),
+    ),
+    numbers=record(
+        "The numbers that score nothing of themselves.",
+        faces=ListOf(SCARNEY_DIE, DICE),
+        points=Integer(0, 0, doc="always 0: numbers score only as a bonus hand"),
+    ),
+    number_bonus=Nullable(
+        record(
+            "Three or more of a number.",
+            hand=Text(16, doc='the hand, e.g. "three 6s"'),
+            faces=ListOf(SCARNEY_DIE, DICE, 3),
+            points=Integer(0),
+            status=choice("confirmed", "pending", "lost"),
+        ),
+        doc="the number bonus, null if none",
+    ),
+    confirmation=Integer(0, doc="pending bonus points this throw's dead die confirmed"),
+    points=Integer(0, doc="what the throw added to the turn's confirmed points"),
+    turn_points=Integer(0, doc="the turn's confirmed points after the throw"),
+    pending=Integer(0, doc="bonus points awaiting a dead die after the throw"),
+)
+
+
+def view_declared(most_seats: int, sides: bool) -> Record:
+    """The view of Scarney 3000, or with ``sides`` of its partnership game: ``sides`` is there
+    once the sides are known (not while partner throws decide them)."""
+    seats = ListOf(SEAT, most_seats)
+    draw = record(
+        "The seating (partner) throws: every throw, and while they go on, who throws.",
+        throws=ListOf(seating_throw_view(SCARNEY_DIE, DICE), LONG),
+        ranking=Nullable(
+            ListOf(ListOf(SEAT, most_seats, 1), most_seats),
+            doc="groups of seats, best total first (several: tied), null once decided",
+        ),
+        throwing=Nullable(seats, doc="the seats still to throw, null once decided"),
+    )
+    dice = record(
+        "Whose throw, the dice in the cup and set aside, the turn's points, every throw.",
+        phase=choice(DRAWING, MUST_THROW, MAY_STAND, OVER, doc="drawing: seating (partner) throws"),
+        shooter=Nullable(SEAT, doc="the seat to throw, null once the game is over"),
+        in_cup=Integer(0, DICE, doc="dice in the cup"),
+        set_aside=ListOf(
+            SCARNEY_DIE, DICE - 1, doc="scoring dice set aside since the cup was full"
+        ),
+        may_stand=Boolean(doc="the shooter holds the minimum confirmed and may stand"),
+        must_throw=Boolean(doc="the shooter must throw (no stand now)"),
+        turn_points=Integer(0, doc="the turn's confirmed points"),
+        pending=Integer(0, doc="bonus points awaiting a dead die"),
+        minimum=Integer(MINIMUM, MINIMUM, doc="the confirmed points a shooter needs to stand"),
+        throws=ListOf(THROW_VIEW, LONG, doc="the turn's throws"),
+        closing=Nullable(
+            seats,
+            doc="with s3000_equal_turns, the seats still due before the final comparison; "
+            "null while no one has reached the target",
+        ),
+        order=ListOf(SEAT, most_seats, doc="the order of play (the seats while drawing)"),
+        draw=Nullable(draw, doc="the seating (partner) throws, null if none were recorded"),
+        last_turn=Nullable(
+            record(
+                "The turn just ended: how a bust or a stand came about.",
+                seat=SEAT,
+                score=Integer(0, doc="the score entered, 0 for a bust"),
+                throws=ListOf(THROW_VIEW, LONG),
+            ),
+            doc="null before the first turn ends",
+        ),
+    )
+    column = record(
+        "A seat's column of the sheet.",
+        seat=SEAT,
+        entries=ListOf(
+            record(
+                "A scoring turn: its score and the running total.",
+                score=Integer(MINIMUM),
+                cumulative=Integer(MINIMUM),
+            ),
+            MOST_TURNS,
+            doc="the seat's scoring turns (a bust is not written)",
+        ),
+        total=Integer(0),
+    )
+    fields: dict[str, Shape] = {
+        "dice": dice,
+        "target": Integer(1, doc="the target (s3000_target)"),
+        "totals": ListOf(Integer(0), most_seats, doc="each seat's total"),
+        "sheet": ListOf(column, most_seats, doc="the sheet, a column per seat"),
+    }
+    if not sides:
+        return Record(fields)
+    side = record(
+        'A side: "We" or "They", its seats and its total.',
+        name=choice(*SIDE_NAMES),
+        seats=ListOf(SEAT, most_seats // 2, 2),
+        total=Integer(0),
+    )
+    fields["sides"] = ListOf(side, 2, 2, doc="the two sides, once known")
+    return Record(fields, frozenset({"sides"}))
+
+
+def report_declared(most_seats: int, sides: bool) -> Record:
+    """What ``match_report`` gives the match."""
+    return record(
+        "Every turn in order (busts as 0), the order of play and the sides.",
+        turns=ListOf(
+            ListOf(Integer(0), 2, 2, doc="[seat, score entered]"),
+            MOST_TURNS,
+            doc="every finished turn: [seat, score], 0 for a bust",
+        ),
+        order=ListOf(SEAT, most_seats, doc="the order of play"),
+        sides=ListOf(
+            ListOf(SEAT, most_seats // 2, 2),
+            2 if sides else 0,
+            doc='the two sides, "We" first' if sides else "none: each plays for himself",
+        ),
+    )

@@ -18,14 +18,21 @@ from typing import Any, ClassVar
 
 from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
 from games.rules.dice import (
+    LONG,
+    SCARNEY_DIE,
     SCARNEY_FACES,
+    SEATING_THROWS,
+    first_shooter,
     number_total,
     read_faces,
+    seat_of,
     setup_first_shooter,
     setup_flag,
+    thrown,
 )
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import DOUBLE_DOWN, STOOD, THROWN
+from games.rules.shapes import SEAT, Boolean, Integer, ListOf, Nullable, Record, record
 from games.rules.straight_dice.play import (
     EVENT_TYPES,
     Seating,
@@ -45,9 +52,73 @@ from games.rules.straight_dice.play import (
     start_play,
 )
 from games.rules.straight_dice.throws import DICE, Ruleset
-from games.rules.straight_dice.view import dice_view, pot_view, seat_score, sides_view
+from games.rules.straight_dice.view import (
+    dice_view,
+    pot_view,
+    seat_score,
+    sides_view,
+    view_declared,
+)
 
 KIND = "straight-scarney-dice"
+MAX_SEATS = 16
+
+# --- what the game takes and shows (games/rules/shapes.py) -----------------------------------
+
+
+def events_declared(most_seats: int) -> dict[str, Record]:
+    """A throw, a stand and a double-down (RULES.md 7.5), each may name its shooter."""
+    named_seat = Nullable(
+        seat_of(most_seats),
+        doc="the shooter's seat, if the table names it: refused unless he is on turn",
+    )
+    return {
+        THROWN: record(
+            "A throw of the live dice (the five of a seating or partner throw).",
+            optional=("opposite", "seat"),
+            faces=thrown(SCARNEY_DIE, DICE, doc='the faces thrown, e.g. ["D", "3", "6"]'),
+            opposite=Boolean(
+                doc="Opposite called on a single live die: its bottom face counts (false when "
+                "left out; never on a seating throw)"
+            ),
+            seat=named_seat,
+        ),
+        STOOD: record(
+            "The shooter stands on the points he holds: the frame ends.",
+            optional=("seat",),
+            seat=named_seat,
+        ),
+        DOUBLE_DOWN: record(
+            "A double-down (one chip into the pot) for the next throw: before the frame's first "
+            "throw or after a scoreless one.",
+            optional=("seat",),
+            seat=named_seat,
+        ),
+    }
+
+
+def report_declared(most_seats: int, most_sides: int) -> Record:
+    """What ``match_report`` gives the match of a finished game."""
+    return record(
+        "The pot, the chips, the pad and the sides of the game.",
+        pot=Integer(0, doc="chips paid into the pot: antes and double-downs"),
+        nets=ListOf(Integer(doc="chips received minus chips paid"), most_seats),
+        left_in_pot=Integer(0, doc="odd chips left in the pot (partnership_odd_chips carry_over)"),
+        big_scarney=Nullable(
+            seat_of(most_seats), doc="the seat whose Big Scarney ended the game, else null"
+        ),
+        frames=ListOf(
+            ListOf(
+                Integer(0, doc="a frame's score"), LONG, doc="the seat's finished frames in order"
+            ),
+            most_seats,
+        ),
+        sides=ListOf(
+            ListOf(SEAT, most_seats // most_sides, 1, doc="a side's seats"),
+            most_sides,
+            doc="the sides the game was played by (each player his own in the straight game)",
+        ),
+    )
 
 
 # --- the rule engine -----------------------------------------------------------------------------
@@ -63,8 +134,17 @@ class StraightDiceRules:
     name = "Straight Scarney Dice"
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
-    max_seats = 16
+    max_seats = MAX_SEATS
     SETUP_KEYS: ClassVar[frozenset[str]] = frozenset({"seating_throws", "first_shooter"})
+    events = events_declared(MAX_SEATS)
+    view_shape = view_declared(MAX_SEATS, MAX_SEATS)
+    setup_shape = record(
+        "Who shoots first (RULES.md 7.2): seat 0, first_shooter, or seating throws.",
+        optional=("seating_throws", "first_shooter"),
+        seating_throws=SEATING_THROWS,
+        first_shooter=first_shooter(MAX_SEATS),
+    )
+    report_shape = report_declared(MAX_SEATS, MAX_SEATS)
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """Seat 0 shoots first (or ``first_shooter``), unless seating throws are to be recorded."""

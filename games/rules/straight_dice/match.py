@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.rules.base import Move
-from games.rules.dice import PotEntry
+from games.rules.dice import LONG, PotEntry, seat_of
 from games.rules.errors import IllegalEvent
 from games.rules.events import GAME_SCORED
 from games.rules.matches import (
@@ -22,7 +22,8 @@ from games.rules.matches import (
     ScoredMatchState,
     payments_settlement,
 )
-from games.rules.straight_dice.game import KIND
+from games.rules.shapes import Integer, ListOf, Nullable, Record, record
+from games.rules.straight_dice.game import KIND, MAX_SEATS
 from games.rules.straight_dice.play import (
     FRAMES,
     balance,
@@ -32,6 +33,44 @@ from games.rules.straight_dice.play import (
     paid_in,
 )
 from games.rules.straight_dice.throws import Ruleset
+
+# --- what a table records on the match (games/rules/shapes.py) ------------------------------
+
+
+def sheet_events(most_seats: int, least_seats: int) -> dict[str, Record]:
+    """A finished score pad (``game.scored``), frame by frame, with its optional figures."""
+
+    def per_seat(shape: Integer | ListOf, doc: str) -> ListOf:
+        return ListOf(shape, most_seats, least_seats, doc=doc)
+
+    frame = Integer(doc="a frame's score: 0 or more (a lenient sheet warns of less)")
+    return {
+        GAME_SCORED: record(
+            "A finished score pad (RULES.md 0.6, Appendix B.5): every seat's frame scores.",
+            optional=("big_scarney", "double_downs", "cumulative", "scores"),
+            frames=per_seat(
+                ListOf(frame, LONG, 1, doc="the seat's frame scores: seven, then extra frames"),
+                "each seat's frame scores, in seat order",
+            ),
+            big_scarney=Nullable(
+                seat_of(most_seats), doc="the seat whose Big Scarney ended the game"
+            ),
+            double_downs=per_seat(
+                Integer(0, doc="the seat's double-downs (a chip each)"),
+                "each seat's number of double-downs (none when left out)",
+            ),
+            cumulative=Nullable(
+                per_seat(
+                    ListOf(Integer(), LONG, doc="the seat's running total after each frame"),
+                    "the pad's running totals, checked against the frames",
+                )
+            ),
+            scores=Nullable(
+                per_seat(Integer(), "the pad's game totals, checked against the frames")
+            ),
+        )
+    }
+
 
 # --- the match: one game, settled by the pot (RULES.md 0.8) --------------------------------------
 
@@ -51,7 +90,8 @@ class StraightDiceMatch(OneGameMatch):
     report_needs = ("nets",)
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
-    max_seats = 16
+    max_seats = MAX_SEATS
+    events = sheet_events(MAX_SEATS, min_seats)
 
     def sides(self, state: ScoredMatchState) -> tuple[tuple[int, ...], ...]:
         return tuple((seat,) for seat in range(state.seats))

@@ -15,16 +15,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.rules.dice import SCARNEY_FACES
+from games.rules.dice import PARTNER_THROWS, SCARNEY_FACES, TEAMS, first_shooter
 from games.rules.errors import BadSetup
 from games.rules.matches import ScoredMatchState
-from games.rules.straight_dice.game import StraightDiceRules
-from games.rules.straight_dice.match import StraightDiceMatch
+from games.rules.shapes import record
+from games.rules.straight_dice.game import StraightDiceRules, events_declared, report_declared
+from games.rules.straight_dice.match import StraightDiceMatch, sheet_events
 from games.rules.straight_dice.play import State, start_play
 from games.rules.straight_dice.throws import DICE, Ruleset
+from games.rules.straight_dice.view import view_declared
 
 KIND = "partnership-straight-scarney-dice"
 PLAYERS = (4, 6)  # two against two, or three against three (D-PSD-4)
+MOST_PLAYERS, SIDES = max(PLAYERS), 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +54,17 @@ class PartnershipDiceRules(StraightDiceRules):
     min_seats = 4
     max_seats = 6
     SETUP_KEYS: ClassVar[frozenset[str]] = frozenset({"teams", "partner_throws", "first_shooter"})
+    events = events_declared(MOST_PLAYERS)
+    view_shape = view_declared(MOST_PLAYERS, SIDES)
+    setup_shape = record(
+        "The sides (RULES.md 8.1): the teams given, alternate seats, or partner throws; and who "
+        "shoots first.",
+        optional=("teams", "partner_throws", "first_shooter"),
+        teams=TEAMS,
+        partner_throws=PARTNER_THROWS,
+        first_shooter=first_shooter(MOST_PLAYERS),
+    )
+    report_shape = report_declared(MOST_PLAYERS, SIDES)
 
     def _check_seats(self, seats: int) -> None:
         if seats not in PLAYERS:
@@ -144,6 +158,7 @@ class PartnershipDiceMatch(StraightDiceMatch):
     ruleset_type: type[Any] = PartnershipRuleset
     min_seats = 4
     max_seats = 6
+    events = sheet_events(MOST_PLAYERS, min_seats)
 
     def check_teams(self, teams: Any, seats: int) -> tuple[tuple[int, ...], ...]:
         if seats not in PLAYERS:
