@@ -25,11 +25,9 @@ def boston(game: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
     """The turn in play, each throw's die set aside, then every turn and the play-off."""
     view = game["dice"]
     seat = view["turn"]
-    # The view gives the die each throw set aside; the other faces of this turn's throws it does
-    # not give until the turn is over (then in ``turns``).
     items = [
-        item(f"Throw {n}", [face], aside=[face], said="set aside")
-        for n, face in enumerate(view["set_aside"], 1)
+        item(f"Throw {n}", faces, aside=[face], said=f"· {face} set aside")
+        for n, (faces, face) in enumerate(zip(view["throws"], view["set_aside"], strict=True), 1)
     ]
     if seat is None:
         turn = block("Throws", [], empty="The round is over: every turn is listed below.")

@@ -86,15 +86,16 @@ def test_a_boston_turn_lists_each_die_set_aside_and_a_tie_is_played_off(
     )
     page.goto(f"/games/{game.pk}/")
     throws = '[data-role="throws"] li'
-    # when Ann throws 6 2 1, then 4 3, each throw is listed with the die it set aside
+    # when Ann throws 6 2 1, then 4 3, each throw is listed whole with the die it set aside
+    first, second = "Throw 1: 1 2 6 · 6 set aside", "Throw 2: 3 4 · 4 set aside"
     throw(page, ["6", "2", "1"])
-    assert said(page, throws) == ["Throw 1: 6 set aside"]
+    assert said(page, throws) == [first]
     throw(page, ["4", "3"])
-    assert said(page, throws) == ["Throw 1: 6 set aside", "Throw 2: 4 set aside"]
+    assert said(page, throws) == [first, second]
     check_page(page, axe_script, "boston-turn")
     # and still after a reload
     page.reload()
-    assert said(page, throws) == ["Throw 1: 6 set aside", "Throw 2: 4 set aside"]
+    assert said(page, throws) == [first, second]
     # then her last die ends her turn, listed whole with its sum
     throw(page, ["5"])
     assert said(page, '[data-role="turns"] li') == [
@@ -121,7 +122,7 @@ def test_a_boston_turn_lists_each_die_set_aside_and_a_tie_is_played_off(
     record_throw(game, keeper, ["4", "2", "1"])
     # (the poll asks every 5 s)
     page.wait_for_selector('[data-role="throws"] li[data-throw="1"]', timeout=15_000)
-    assert said(page, throws) == ["Throw 1: 4 set aside"]
+    assert said(page, throws) == ["Throw 1: 1 2 4 · 4 set aside"]
     # then his 4 + 2 + 1 wins the play-off and the pot
     for faces in (["2", "1"], ["1"]):
         throw(page, faces)

@@ -96,8 +96,10 @@ def test_a_boston_turn_lists_each_throw_with_the_die_set_aside() -> None:
     turn = shown["turn"]
     assert turn["title"] == "Ann's throws"
     assert [i["label"] for i in turn["items"]] == ["Throw 1", "Throw 2"]
-    assert [[d["face"] for d in i["dice"]] for i in turn["items"]] == [["6"], ["4"]]
-    assert all(i["said"] == "set aside" and i["dice"][0]["aside"] for i in turn["items"])
+    # each throw whole, its die set aside marked and said
+    assert [[d["face"] for d in i["dice"]] for i in turn["items"]] == [["1", "2", "6"], ["3", "4"]]
+    assert [[d["face"] for d in i["dice"] if d["aside"]] for i in turn["items"]] == [["6"], ["4"]]
+    assert [i["said"] for i in turn["items"]] == ["· 6 set aside", "· 4 set aside"]
     assert shown["round"]["playoff"] is None
 
 
