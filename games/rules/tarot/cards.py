@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.rules.errors import IllegalEvent
+from games.rules.shapes import Text
 
 SUITS = ("s", "b", "c", "d")
 COURTS = ("K", "Q", "C", "J")
@@ -32,6 +33,19 @@ SUIT_CARDS = tuple(rank + suit for suit in SUITS for rank in RANKS)
 TRUMPS = tuple(f"T{n}" for n in range(1, 22))
 PACK = SUIT_CARDS + TRUMPS + (FOOL,)
 CONFERENCE_PACK = PACK + (GOOD, EVIL)
+
+# --- a card as events and views give it (games/rules/shapes.py) -------------------------------
+
+CARD_CODES = 'rank K Q C J 10-2 A and suit s b c d ("Cc", "10s"), a trump "T1"-"T21", or "FOOL"'
+# A card of the 78-card pack (Manchester); the rule modules' pack adds Conference's two cards.
+CARD = Text(4, PACK, doc=f"a card of the 78-card pack: {CARD_CODES}")
+ANY_CARD = Text(4, CONFERENCE_PACK, doc=f'a card: {CARD_CODES}; Conference adds "GOOD" and "EVIL"')
+
+
+def card_shape(choices: Iterable[str], doc: str) -> Text:
+    """A card that is one of ``choices`` (a group's cards, the servants ...)."""
+    return Text(4, tuple(choices), doc=doc)
+
 
 _RANK_NAMES = {"K": "King", "Q": "Queen", "C": "Cavalier", "J": "Jack", "A": "Ace"}
 # Card points of RULES.md 16.2; every card not listed is worth 1.

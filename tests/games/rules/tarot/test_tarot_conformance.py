@@ -274,8 +274,13 @@ def test_the_api_shows_a_tarot_hand_and_refuses_with_the_rules_codes(api: Any) -
     wrong = post("value.announced", {"seat": 1, "value": 0})
     assert wrong.status_code == 422 and wrong.json()["code"] == "announce.wrong_total"
     assert post("card.played", {"card": [1, {}]}).status_code == 422
+    # data the store cannot read is refused before the rules; a deal of the right shape out of
+    # turn is the rules' to refuse
     bad = post("cards.dealt", {"hands": "nonsense"})
-    assert bad.status_code == 422 and bad.json()["code"] == "event.out_of_order"
+    assert bad.status_code == 422 and bad.json()["code"] == "event.bad_data"
+    assert bad.json()["field"] == "hands"
+    late = post("cards.dealt", {"pack": list(cards.PACK)})
+    assert late.status_code == 422 and late.json()["code"] == "event.out_of_order"
     legal = shown["legal_events"]
     assert legal and post(legal[0]["type"], legal[0]["data"]).status_code == 201
 
