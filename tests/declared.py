@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.rules.base import ReportsToMatch
 from games.rules.events import UNDO
 from games.rules.shapes import ShapeError
 from games.store import folding
@@ -19,8 +20,6 @@ def assert_declared(folded: folding.Folded) -> None:
     if folded.category != Stream.Category.GAME:
         return
     rules = folded.game_rules
-    if not hasattr(rules, "view_shape"):  # a family not yet declared (docs: issue 26's note)
-        return
     view = rules.view(folded.state)
     try:
         rules.view_shape.check(view)
@@ -40,8 +39,6 @@ def assert_move_declared(folded: folding.Folded, move: Any) -> None:
         rules = folded.match_rules
     if rules is None:
         return
-    if not hasattr(rules, "events"):  # a family not yet declared
-        return
     declared = rules.events.get(move.type)
     assert declared is not None, f"{rules.kind} takes {move.type} but does not declare it"
     try:
@@ -51,7 +48,7 @@ def assert_move_declared(folded: folding.Folded, move: Any) -> None:
             f"{rules.kind}'s {move.type} {dict(move.data)!r} does not fit its declaration at "
             f"{error.path!r}: expected {error.expected} {list(error.unknown) or ''}"
         ) from None
-    if folded.category == Stream.Category.GAME and hasattr(rules, "report_shape"):
+    if folded.category == Stream.Category.GAME and isinstance(rules, ReportsToMatch):
         if rules.is_terminal(folded.state):
             rules.report_shape.check(rules.match_report(folded.state))
 

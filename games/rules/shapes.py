@@ -76,10 +76,9 @@ class Integer(Shape):
         schema: dict[str, Any] = {"type": "integer"}
         if self.choices:
             schema["enum"] = list(self.choices)
-        if self.minimum is not None:
-            schema["minimum"] = self.minimum
-        if self.maximum is not None:
-            schema["maximum"] = self.maximum
+        # Unbounded in the rules, a number is still within the store's bound.
+        schema["minimum"] = -LARGEST_NUMBER if self.minimum is None else self.minimum
+        schema["maximum"] = LARGEST_NUMBER if self.maximum is None else self.maximum
         return self.described(schema)
 
     def check(self, value: Any, path: str = "", whole: bool = True) -> None:
@@ -99,10 +98,8 @@ class Number(Shape):
 
     def schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {"type": "number"}
-        if self.minimum is not None:
-            schema["minimum"] = self.minimum
-        if self.maximum is not None:
-            schema["maximum"] = self.maximum
+        schema["minimum"] = -LARGEST_NUMBER if self.minimum is None else self.minimum
+        schema["maximum"] = LARGEST_NUMBER if self.maximum is None else self.maximum
         return self.described(schema)
 
     def check(self, value: Any, path: str = "", whole: bool = True) -> None:

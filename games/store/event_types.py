@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.rules import registry
+from games.rules.base import ReportsToMatch
 from games.rules.errors import IllegalEvent
 from games.rules.events import (
     GAME_FINISHED,
@@ -118,15 +119,13 @@ def _rulesets() -> Shape:
 
 
 def _setups() -> Shape:
-    shapes = {
-        getattr(registry.get(kind), "setup_shape", record()) for kind in registry.kinds()
-    }  # TRANSITION
+    shapes = {registry.get(kind).setup_shape for kind in registry.kinds()}
     return one_of(*sorted(shapes, key=repr), doc="the game's setup, as its kind takes it")
 
 
 def _reports() -> Shape:
     rules = [registry.get(kind) for kind in registry.kinds()]
-    shapes = {r.report_shape for r in rules if hasattr(r, "report_shape")}
+    shapes = {r.report_shape for r in rules if isinstance(r, ReportsToMatch)}
     return one_of(*sorted(shapes, key=repr), record("A game that reports only its scores."))
 
 
@@ -202,8 +201,7 @@ def _service_shapes() -> dict[str, Record]:
             reason=REASON,
         ),
         UNDO: record(
-            "A take-back of the last move in force; a director reopening a finished game "
-            "says why.",
+            "A take-back of the last move in force; a director reopening a finished game says why.",
             optional=("reason",),
             reason=Text(500, doc="why"),
         ),
@@ -215,12 +213,10 @@ def _all_declared() -> dict[str, Record]:
     """Every event type's data: the union of what each game, format and context declares."""
     found: dict[str, list[Record]] = {}
     for kind in registry.kinds():
-        for type_name, shape in getattr(registry.get(kind), "events", {}).items():  # TRANSITION
+        for type_name, shape in registry.get(kind).events.items():
             found.setdefault(type_name, []).append(shape)
     for format_name in registry.formats():
-        for type_name, shape in getattr(
-            registry.match_rules(format_name), "events", {}
-        ).items():  # TRANSITION
+        for type_name, shape in registry.match_rules(format_name).events.items():
             found.setdefault(type_name, []).append(shape)
     for type_name, shape in {**TOURNAMENT_SHAPES, **_service_shapes()}.items():
         found.setdefault(type_name, []).append(shape)

@@ -16,7 +16,7 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter
 
-from games.api.schema import examples, headers
+from games.api.schema import declared, examples, headers
 from games.rules import registry
 from games.store.event_types import EVENT_TYPES
 
@@ -152,6 +152,7 @@ def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -
     schemas.setdefault("EventType", {"type": "string", "enum": sorted(EVENT_TYPES)})
     _seat_needs_player_or_name(schemas)
     _closed_bodies(schemas)
+    declared.type_in(schemas)
     for path, methods in result.get("paths", {}).items():
         for method, operation in methods.items():
             responses = operation.setdefault("responses", {})
@@ -229,19 +230,19 @@ def _closed_bodies(schemas: dict[str, Any]) -> None:
 def filter_parameters(filterset_class: Any) -> list[OpenApiParameter]:
     """The query parameters of a FilterSet, typed, with their choices as enums."""
     parameters = []
-    for name, declared in filterset_class.base_filters.items():
-        choices = declared.extra.get("choices")
+    for name, query_filter in filterset_class.base_filters.items():
+        choices = query_filter.extra.get("choices")
         if callable(choices):
             choices = choices()
-        schema = dict(FILTER_TYPES.get(type(declared).__name__, {"type": "string"}))
+        schema = dict(FILTER_TYPES.get(type(query_filter).__name__, {"type": "string"}))
         if schema["type"] == "string":
             schema["minLength"] = 1  # an empty value is refused (query.bad_value)
         if choices:
             schema["enum"] = [value for value, _label in choices]
         for bound, key in (("minimum", "min_value"), ("maximum", "max_value")):
-            if key in declared.extra:
-                schema[bound] = declared.extra[key]
-        description = str(declared.extra.get("help_text", ""))
+            if key in query_filter.extra:
+                schema[bound] = query_filter.extra[key]
+        description = str(query_filter.extra.get("help_text", ""))
         parameters.append(OpenApiParameter(name, schema, description=description))
     return parameters
 
