@@ -1,4 +1,5 @@
-"""Every event type any game or match format accepts declares its data (games/event_types.py).
+"""Every event type any game or match format accepts declares its data (beside its rules;
+merged per type by games/store/event_types.py).
 
 The declarations are checked against the rule engines themselves: every type an engine takes is
 declared, every declared type is taken by one (or written by the service), every field the
@@ -105,18 +106,21 @@ def test_every_type_a_game_or_match_format_takes_declares_its_data() -> None:
 
 def test_every_declared_type_is_taken_by_a_game_or_written_by_the_service() -> None:
     taken = set().union(*taken_types().values())
-    # A tournament's corrections are folded by games.tournaments.state, not by a game's rules.
-    taken |= tournament_state.CORRECTIONS | {tournament_state.LAID_OUT}
+    # A tournament's events are folded by games.tournaments.state, not by a game's rules; the
+    # register's by the store.
+    taken |= set(tournament_state.EVENT_SHAPES) | {"player.registered", "player.merged"}
     stale = set(event_types.EVENT_TYPES) - taken - SERVICE_ONLY - {"move.undone"}
     assert not stale, f"declared but taken by no game or format: {sorted(stale)}"
 
 
-def declared_fields(size: event_types.Size) -> set[str]:
-    names = set(size.fields or ())
-    for field in (size.fields or {}).values():
-        names |= declared_fields(field.size)
-    if size.of is not None:
-        names |= declared_fields(size.of)
+def declared_fields(shape: Any) -> set[str]:
+    """Every field name a shape declares, at any depth."""
+    names = set(getattr(shape, "fields", None) or ())
+    for field in (getattr(shape, "fields", None) or {}).values():
+        names |= declared_fields(field)
+    for inner in [getattr(shape, "of", None), *getattr(shape, "shapes", ())]:
+        if inner is not None:
+            names |= declared_fields(inner)
     return names
 
 
@@ -163,7 +167,9 @@ def fields_the_engines_read() -> dict[str, set[str]]:
 def test_every_field_the_engines_read_is_declared() -> None:
     read = fields_the_engines_read()
     assert {"circle", "faces", "positions", "card", "turns"} <= set(read), "the scan is broken"
-    declared = set().union(*(declared_fields(t.data) for t in event_types.EVENT_TYPES.values()))
+    declared = set().union(
+        *(declared_fields(event_types.declared(t)) for t in event_types.EVENT_TYPES)
+    )
     missing = {name: where for name, where in read.items() if name not in declared}
     assert not missing, f"read by the engines, declared nowhere: {missing}"
 
@@ -216,29 +222,46 @@ def test_a_nested_record_takes_its_fields_only() -> None:
 @pytest.mark.parametrize(
     "data",
     [
-        {"reason": "x" * 501},
-        {"reason": ["x"] * 9},
-        {"reason": [[1]]},
+        ("move.undone", {"reason": "x" * 501}),
+        ("dice.thrown", {"faces": ["1"] * 33}),
+        ("pawn.taken_off", {"circle": 10**10}),
     ],
 )
-def test_a_value_larger_than_its_field_takes_is_refused(data: dict[str, Any]) -> None:
+def test_a_value_larger_than_its_field_takes_is_refused(data: tuple[str, dict[str, Any]]) -> None:
     with pytest.raises(IllegalEvent) as refused:
-        event_types.check_data("move.undone", data)
+        event_types.check_data(*data)
     assert refused.value.code == "event.too_large"
 
 
 @pytest.mark.parametrize(
     ("type", "data"),
     [
-        # The wrong shape, if small, reaches the rules (which refuse it with their own code).
-        ("pawn.taken_off", {"circle": [5]}),
-        ("pawn.jumped", {"from": {"x": 1}, "to": "C999"}),
-        ("dice.thrown", {"faces": ["seven", "1"], "opposite": "yes"}),
-        ("cards.dealt", {"hands": [[["Kh"] * 13] * 2] * 2}),
+        # A value of the right type but out of range reaches the rules (their own codes).
+        ("pawn.taken_off", {"circle": 17}),
+        ("pawn.jumped", {"from": 0, "to": "C99"}),
+        ("dice.thrown", {"faces": ["7", "1"], "opposite": False}),
+        ("cards.dealt", {"hands": [["Kh"] * 13] * 2}),
     ],
 )
-def test_a_wrong_but_small_value_is_left_to_the_rules(type: str, data: dict[str, Any]) -> None:
+def test_a_right_type_out_of_range_is_left_to_the_rules(type: str, data: dict[str, Any]) -> None:
     event_types.check_data(type, data)
+
+
+@pytest.mark.parametrize(
+    ("type", "data", "field"),
+    [
+        # A value of the wrong type no game could read: refused by the store, naming the field.
+        ("pawn.taken_off", {"circle": [5]}, "circle"),
+        ("pawn.jumped", {"from": {"x": 1}, "to": "C9"}, "from"),
+        ("dice.thrown", {"faces": ["1"], "opposite": "yes"}, "opposite"),
+        ("move.undone", {"reason": ["x"]}, "reason"),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_refused(type: str, data: dict[str, Any], field: str) -> None:
+    with pytest.raises(IllegalEvent) as refused:
+        event_types.check_data(type, data)
+    assert refused.value.code == "event.bad_data"
+    assert refused.value.data["field"] == field
 
 
 @pytest.mark.parametrize(
