@@ -39,6 +39,18 @@ _SCALAR = one_of(Integer(), Number(), Text(500), Boolean(), doc="a number, text 
 _SCALARS = ListOf(Nullable(_SCALAR), 1000, doc="a list of numbers or texts")
 _NAMES = ListOf(Text(100), 1000, doc="names")
 _ANY_FACT = Nullable(one_of(_SCALAR, _SCALARS, ListOf(_SCALARS, 1000)))
+
+
+def _messages(depth: int) -> Shape:
+    """request.invalid's messages by field, as nested as the body (a seat of a list: by index)."""
+    messages = ListOf(Text(1000), 100, doc="the messages")
+    if depth == 0:
+        return messages
+    inner = _messages(depth - 1)
+    by_field = MapOf(inner, Text(100), doc="the messages by field (or by index in a list)")
+    return one_of(messages, by_field, ListOf(by_field, 100))
+
+
 FACTS: Mapping[str, Shape] = {
     "current_version": Integer(0, doc="version.conflict: the stream's version now"),
     "id": Text(36, doc="event.id_reused: the event id"),
@@ -51,15 +63,7 @@ FACTS: Mapping[str, Shape] = {
     "expected": _ANY_FACT,
     "parameter": Text(100, doc="ruleset.*: the house rule"),
     "parameters": _NAMES,
-    "errors": MapOf(
-        one_of(
-            ListOf(Text(1000), 100),
-            MapOf(ListOf(Text(1000), 100), Text(100)),
-            ListOf(MapOf(ListOf(Text(1000), 100), Text(100)), 100),
-        ),
-        Text(100),
-        doc="request.invalid, query.*: the messages by field",
-    ),
+    "errors": _messages(4),
     "settlement": Record(
         {"payments": ListOf(MapOf(Number(), Text(8)), 1000), "nets": ListOf(Number(), 64)},
         frozenset({"payments", "nets"}),
