@@ -3,8 +3,8 @@
 The payload is ``games.webhooks.sending.payload_json``: the event as the event lists show it
 (``games.play.representation.event_json``) with its ``stream``. A plain dict, so the OpenAPI
 document can take it as a component; tests/games/webhooks/test_webhooks.py validates a delivered
-payload against it. ``data`` and ``meta`` are any object here: each event type's own ``data`` is
-declared in ``games/store/event_types.py``.
+payload against it. ``data`` and ``meta`` are any object here; the API's schema types them by the
+event's type (``WebhookPayload``, games/api/schema/declared.py).
 """
 
 from __future__ import annotations

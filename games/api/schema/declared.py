@@ -26,6 +26,8 @@ from games.rules.events import SERVICE_ONLY
 from games.rules.shapes import Number, Text, one_of, record, ruleset_shape
 from games.store.event_types import EVENT_TYPES, META_FIELDS, declared
 from games.tournaments.state import EVENT_SHAPES as TOURNAMENT_SHAPES
+from games.webhooks.models import EVENT_TYPES as WEBHOOK_TYPES
+from games.webhooks.schema import WEBHOOK_PAYLOAD_SCHEMA
 from games.tournaments.state import SERVICE_ONLY as TOURNAMENT_SERVICE_ONLY
 
 REF = "#/components/schemas/"
@@ -55,6 +57,7 @@ def type_in(schemas: dict[str, Any]) -> None:
     _rulesets_and_setups(schemas)
     _error(schemas)
     _match_games(schemas)
+    _webhook_payload(schemas)
     for name, schema in schemas.items():
         if not name.endswith("Request"):
             _closed(schema)
@@ -197,6 +200,21 @@ def _set(
             "description": doc,
             **({"nullable": True} if nullable else {}),
         }
+
+
+def _webhook_payload(schemas: dict[str, Any]) -> None:
+    """The body POSTed to a webhook (docs/API.md "Webhooks"): one of a component per type a
+    webhook may subscribe to, each the event as the lists show it with its ``stream``. OpenAPI
+    3.0 has no ``webhooks`` section: the component documents it."""
+    members = {}
+    for name in WEBHOOK_TYPES:
+        members[name] = f"{camel(name)}Delivery"
+        schema = copy.deepcopy(WEBHOOK_PAYLOAD_SCHEMA)
+        schema["properties"]["type"] = {"type": "string", "enum": [name]}
+        schema["properties"]["data"] = {"$ref": f"{REF}{camel(name)}Data"}
+        schema["properties"]["meta"] = {"$ref": REF + "EventMeta"}
+        schemas[members[name]] = schema
+    schemas["WebhookPayload"] = _union("type", members, WEBHOOK_PAYLOAD_SCHEMA["description"])
 
 
 def _match_games(schemas: dict[str, Any]) -> None:

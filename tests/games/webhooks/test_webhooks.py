@@ -29,6 +29,7 @@ import pytest
 from django.db import connection
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
+from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
 from games.play import services
@@ -41,6 +42,7 @@ from games.webhooks.schema import WEBHOOK_PAYLOAD_SCHEMA
 from tests.api_seed import tournament
 from tests.games.tournaments.helpers import client_for
 from tests.scoring.test_celery import celery_app, finished_tasks, wait_for, worker  # noqa: F401
+from tests.strategies import json_schema
 
 pytestmark = pytest.mark.django_db
 
@@ -411,6 +413,26 @@ def test_every_delivered_payload_validates_against_webhook_payload_schema(
     section = API_MD.read_text().split("\n## Webhooks\n", 1)[1].split("\n## ", 1)[0]
     [example] = re.findall(r"```json\n(.*?)```", section, re.S)
     assert [e.message for e in validator.iter_errors(json.loads(example))] == []
+
+    # and the API's schema types each payload's data and meta by its type (WebhookPayload)
+    served = SchemaGenerator().get_schema(request=None, public=True)  # type: ignore[no-untyped-call]
+    components = {name: json_schema(one) for name, one in served["components"]["schemas"].items()}
+    typed = Validator({"components": {"schemas": components}, **components["WebhookPayload"]})
+    for got in receiver.got:
+        assert [e.message for e in typed.iter_errors(got.json)] == [], own_errors(
+            components, got.json
+        )
+    wrong = {**payload, "data": {**payload["data"], "unknown": 1}}
+    assert not typed.is_valid(wrong)
+
+
+def own_errors(components: dict[str, Any], payload: dict[str, Any]) -> list[str]:
+    """Why ``payload`` does not fit its own type's component (what a union's refusal hides)."""
+    name = "".join(p.capitalize() for p in re.split(r"[._-]", payload["type"])) + "Delivery"
+    own = jsonschema.Draft202012Validator(
+        {"components": {"schemas": components}, **components[name]}
+    )
+    return [f"{list(e.absolute_path)}: {e.message[:300]}" for e in own.iter_errors(payload)]
 
 
 @QUICK_RETRIES
