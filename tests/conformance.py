@@ -17,9 +17,9 @@ from django.forms.models import model_to_dict
 from games.play import services
 from games.rules.base import Move
 from games.store import folding
-from tests.declared import assert_declared, assert_move_declared
 from games.store.models import Stream
 from scoring.models import BonusAward, GameSummary, MatchStanding, PlayerRecord
+from tests.declared import assert_declared, assert_move_declared
 
 
 def record(stream_id: uuid.UUID, move: Move) -> folding.Folded:

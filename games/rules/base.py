@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from games.rules.errors import BadRuleset, BadSetup, IllegalEvent
-from games.rules.shapes import Record
 from games.rules.events import UNDO
+from games.rules.shapes import Record
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,19 +30,29 @@ def etag_of(*parts: Any) -> str:
     return quote_etag(digest)
 
 
-def matches(request: Request, etag: str) -> bool:
-    """Whether the client's ``If-None-Match`` names ``etag`` (or ``*``)."""
+def _tags(request: Request) -> list[str]:
+    """The tags of the client's ``If-None-Match`` (or ``*``), compared weakly as RFC 9110 asks
+    for it: W/"x" matches "x"."""
     header = request.headers.get("If-None-Match")
-    if not header:
-        return False
-    # A weak comparison, as RFC 9110 asks for If-None-Match: W/"x" matches "x".
-    tags = [tag.removeprefix("W/") for tag in parse_etags(header)]
-    return "*" in tags or etag in tags
+    return [tag.removeprefix("W/") for tag in parse_etags(header)] if header else []
 
 
 def conditional(request: Request, etag: str, build: Callable[[], _Answer]) -> _Answer | Response:
-    """304 if the client has ``etag``; else ``build()``'s answer, tagged."""
-    answer: _Answer | Response = Response(status=304) if matches(request, etag) else build()
+    """304 if the client has ``etag``; else ``build()``'s answer, tagged.
+
+    ``*`` holds any answer the read gives, but only an answer: the page is built first, so that
+    a query value it refuses (``?limit=-1``, checked while building) is still a 400, never a 304
+    (RFC 9110 13.2.2: a request that would fail ignores its preconditions). A tag names a query
+    answered before, so it is answered 304 without building.
+    """
+    tags = _tags(request)
+    answer: _Answer | Response
+    if etag in tags and "*" not in tags:
+        answer = Response(status=304)
+    else:
+        answer = build()  # a bad query value raises its 400 here, before any 304
+        if "*" in tags and 200 <= answer.status_code < 300:
+            answer = Response(status=304)
     answer["ETag"] = etag
     answer["Cache-Control"] = CACHE_CONTROL
     return answer
