@@ -64,6 +64,14 @@ FACTS: Mapping[str, Shape] = {
     "parameter": Text(100, doc="ruleset.*: the house rule"),
     "parameters": _NAMES,
     "errors": _messages(4),
+    "candidates": ListOf(
+        Record(
+            {"player": Integer(1, doc="a player's id"), "name": Text(100, doc="the name")},
+            doc="a player who could be meant",
+        ),
+        1000,
+        doc="player.ambiguous: the players of that name",
+    ),
     "settlement": Record(
         {"payments": ListOf(MapOf(Number(), Text(8)), 1000), "nets": ListOf(Number(), 64)},
         frozenset({"payments", "nets"}),
@@ -72,7 +80,7 @@ FACTS: Mapping[str, Shape] = {
     **{
         name: _ANY_FACT
         for name in (
-            "banked blockers candidates card cards categories category choices circle circles "
+            "banked blockers card cards categories category choices circle circles "
             "colour colours count cumulative extra faces format frame game hand holder locked "
             "minimum occupant opponent over pawn pawns pending position positions rating round "
             "rule score scores seat seats shooter showing station stations teams totals type "
