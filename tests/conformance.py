@@ -19,7 +19,7 @@ from games.rules.base import Move
 from games.store import folding
 from games.store.models import Stream
 from scoring.models import BonusAward, GameSummary, MatchStanding, PlayerRecord
-from tests.declared import assert_declared, assert_move_declared
+from tests.declared import assert_move_declared
 
 
 def record(stream_id: uuid.UUID, move: Move) -> folding.Folded:
@@ -28,7 +28,6 @@ def record(stream_id: uuid.UUID, move: Move) -> folding.Folded:
         stream_id=stream_id, event_id=uuid.uuid4(), type=move.type, data=dict(move.data)
     )
     assert recorded.created
-    assert_declared(recorded.folded)
     assert_move_declared(recorded.folded, move)
     return recorded.folded
 

@@ -1,7 +1,10 @@
-"""A game's view and a stream's events hold to what its rules declare (games/rules/shapes.py).
+"""A stream's moves hold to what their own game or format declares (games/rules/shapes.py).
 
-The conformance tests call :func:`assert_declared` after every move they record, so every
-position of their random play checks the declarations the OpenAPI schema and the pages rely on.
+Every saved event and every game view after it is checked against the declarations by the store
+in the test suite (``CHECK_DECLARED``, games/store/folding.py); the conformance tests also call
+:func:`assert_move_declared` after every move they record, which holds a move to its own game's
+declaration (stricter than the union of every game's the store checks) and a finished game's
+report to its ``report_shape``.
 """
 
 from __future__ import annotations
@@ -13,21 +16,6 @@ from games.rules.events import UNDO
 from games.rules.shapes import ShapeError
 from games.store import folding
 from games.store.models import Stream
-
-
-def assert_declared(folded: folding.Folded) -> None:
-    """The folded game's view fits its kind's ``view_shape``, exactly (no field more or less)."""
-    if folded.category != Stream.Category.GAME:
-        return
-    rules = folded.game_rules
-    view = rules.view(folded.state)
-    try:
-        rules.view_shape.check(view)
-    except ShapeError as error:
-        raise AssertionError(
-            f"{rules.kind}'s view does not fit its view_shape at {error.path!r}: expected "
-            f"{error.expected} {list(error.unknown) or ''}; the view: {_short(view)}"
-        ) from None
 
 
 def assert_move_declared(folded: folding.Folded, move: Any) -> None:
@@ -51,8 +39,3 @@ def assert_move_declared(folded: folding.Folded, move: Any) -> None:
     if folded.category == Stream.Category.GAME and isinstance(rules, ReportsToMatch):
         if rules.is_terminal(folded.state):
             rules.report_shape.check(rules.match_report(folded.state))
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) < 1500 else text[:1500] + " ..."

@@ -65,7 +65,7 @@ FEW = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-MANY = settings(FEW, max_examples=300)
+MANY = settings(FEW, max_examples=60)
 SERVICE = settings(
     FEW,
     max_examples=15,
@@ -75,7 +75,7 @@ SERVICE = settings(
         HealthCheck.function_scoped_fixture,
     ],
 )
-SERVICE_MANY = settings(SERVICE, max_examples=40)
+SERVICE_MANY = settings(SERVICE, max_examples=12)
 
 
 def shape_of(type_name: str) -> Record:
