@@ -1,6 +1,6 @@
 """The other dice games of the rule books, RULES.md 12-15: Double Cameroon (``double_cameroon``,
-its categories in ``double_cameroon_scoring``), Going to Boston and Multiplication (``boston``),
-Hearts Due; each with its match format (``*_match``)."""
+its categories in ``double_cameroon_scoring``, what it takes and shows in ``shapes``), Going to
+Boston and Multiplication (``boston``), Hearts Due; each with its match format (``*_match``)."""
 
 from __future__ import annotations
 

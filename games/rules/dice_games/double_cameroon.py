@@ -4,7 +4,8 @@ A turn is up to three throws of ten dice, keeping any dice between throws (D-DC-
 dice are split into two groups of five, each scored in a different unused category of the
 player's ten. Each player has five turns; the highest total wins, ties are shared (D-DC-4).
 There is no settlement (RULES.md 0.8). The ten categories and what five dice score in them
-(12.3) are in :mod:`games.rules.dice_games.double_cameroon_scoring`.
+(12.3) are in :mod:`games.rules.dice_games.double_cameroon_scoring`; what the game takes and
+shows (its declarations, games/rules/shapes.py) in :mod:`games.rules.dice_games.shapes`.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from games.rules.base import (
     highest_wins,
     make_ruleset,
 )
-from games.rules.dice import ORDINARY_DIE, ORDINARY_FACES, choice, read_faces, thrown
+from games.rules.dice import ORDINARY_FACES, read_faces
 from games.rules.dice_games.double_cameroon_scoring import (
     CATEGORIES,
     GROUP_SIZE,
@@ -34,19 +35,27 @@ from games.rules.dice_games.double_cameroon_scoring import (
     sheets_view,
     unused_categories,
 )
+from games.rules.dice_games.shapes import (
+    DICE,
+    EVENTS,
+    GROUP,
+    GROUPED,
+    KEEP,
+    KEPT,
+    MAX_SEATS,
+    OVER,
+    SETUP,
+    THROW_1,
+    THROW_N,
+    THROWS,
+    TURNS,
+    VIEW,
+)
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import THROWN
-from games.rules.shapes import SEAT, Boolean, Integer, ListOf, Nullable, Record, record
 
 KIND = "double-cameroon"
-KEPT, GROUPED = "dice.kept", "dice.grouped"
 EVENT_TYPES = frozenset({THROWN, KEPT, GROUPED})
-THROW_1, KEEP, THROW_N, GROUP, OVER = "throw_1", "keep", "throw_n", "group", "over"
-
-DICE = 10
-THROWS = 3
-TURNS = 5
-MAX_SEATS = 20
 # Above this many groupings the choice is left to the table (legal_events is None).
 MAX_LISTED_GROUPINGS = 256
 
@@ -103,77 +112,6 @@ class State:
         return self.turn % self.seats
 
 
-# --- what the game takes and shows (games/rules/shapes.py) -----------------------------------
-
-CATEGORY = choice(*CATEGORIES, doc="a category of the sheet (RULES.md 12.3)")
-DICE_SET = ListOf(ORDINARY_DIE, DICE, doc="dice, in any order")
-GROUP_DICE = ListOf(ORDINARY_DIE, GROUP_SIZE, GROUP_SIZE, doc="the five dice of the group")
-EVENTS = {
-    THROWN: record(
-        "A throw of the dice in the cup: ten, then those not kept.",
-        faces=thrown(ORDINARY_DIE, DICE, doc='the faces thrown, e.g. ["1", "4", "4", "6"]'),
-    ),
-    KEPT: record(
-        "The dice kept from those showing before the next throw (possibly none).",
-        faces=ListOf(ORDINARY_DIE, DICE, doc="the faces kept, among those showing"),
-    ),
-    GROUPED: record(
-        "The ten dice split into two groups of five, each in a different unused category.",
-        groups=ListOf(
-            record("A group of five dice and its category.", category=CATEGORY, dice=GROUP_DICE),
-            2,
-            2,
-            doc="the two groups",
-        ),
-    ),
-}
-BOX_VIEW = record(
-    "A category box filled.",
-    category=CATEGORY,
-    dice=GROUP_DICE,
-    points=Integer(0, 50),
-)
-TURN_VIEW = record(
-    "A finished turn: its throws, the dice kept before throws 2 and 3, its two boxes.",
-    seat=SEAT,
-    throws=ListOf(thrown(ORDINARY_DIE, DICE), THROWS, 1, doc="the turn's throws"),
-    kept=ListOf(DICE_SET, THROWS - 1, doc="the dice kept after each throw but the last"),
-    boxes=ListOf(BOX_VIEW, 2, 2),
-    points=Integer(0, doc="what the two boxes scored"),
-)
-VIEW = record(
-    dice=record(
-        "What the table records next, the dice on the table, every turn.",
-        turn=Nullable(SEAT, doc="the seat on turn, null once the game is over"),
-        turn_of_player=Nullable(Integer(1, TURNS), doc="his turn's number, 1-5"),
-        phase=choice(THROW_1, KEEP, THROW_N, GROUP, OVER, doc="what is recorded next"),
-        next_throw=Nullable(Integer(1, THROWS), doc="the throw due, null if none is"),
-        in_cup=Integer(0, DICE, doc="dice in the cup for the throw due"),
-        showing=DICE_SET,
-        kept=DICE_SET,
-        locked=ListOf(ORDINARY_DIE, DICE, doc="dice kept for good (cameroon_kept_dice_locked)"),
-        may_keep=Boolean(doc="dice may be kept for another throw (dice.kept)"),
-        may_group=Boolean(doc="the ten dice may be grouped now (dice.grouped)"),
-        open_categories=ListOf(CATEGORY, len(CATEGORIES), doc="the categories still open to him"),
-        throws=ListOf(thrown(ORDINARY_DIE, DICE), THROWS, doc="this turn's throws"),
-        turns=ListOf(TURN_VIEW, TURNS * MAX_SEATS, doc="every finished turn"),
-    ),
-    sheets=ListOf(
-        record(
-            "A player's sheet: his filled boxes by category, and his total (12.4).",
-            seat=SEAT,
-            boxes=Record(
-                dict.fromkeys(CATEGORIES, BOX_VIEW),
-                frozenset(CATEGORIES),
-                "The boxes filled so far, by category (each category at most once).",
-            ),
-            total=Integer(0),
-        ),
-        MAX_SEATS,
-    ),
-)
-
-
 class DoubleCameroonRules:
     """The rule engine of ``double-cameroon``."""
 
@@ -186,7 +124,7 @@ class DoubleCameroonRules:
     max_seats = MAX_SEATS
     events = EVENTS
     view_shape = VIEW
-    setup_shape = record("Double Cameroon takes no setup: seat 0 throws first.")
+    setup_shape = SETUP
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """Seat 0 throws first (RULES.md 0.5); every sheet is empty."""

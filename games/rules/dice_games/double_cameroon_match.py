@@ -18,8 +18,9 @@ from typing import Any, ClassVar
 
 from games.rules.base import Move
 from games.rules.dice import ORDINARY_FACES
-from games.rules.dice_games.double_cameroon import DOUBLE_CAMEROON, KIND, MAX_SEATS, Ruleset
+from games.rules.dice_games.double_cameroon import DOUBLE_CAMEROON, KIND, Ruleset
 from games.rules.dice_games.double_cameroon_scoring import CATEGORIES, GROUP_SIZE, category_points
+from games.rules.dice_games.shapes import MAX_SEATS
 from games.rules.errors import IllegalEvent
 from games.rules.events import GAME_SCORED
 from games.rules.matches import EntryWarning, GameEntry, OneGameMatch, ScoredMatchState, no_payments

@@ -1,9 +1,10 @@
 """The Scarney board games, RULES.md 1-5: Solitaire, Singles, Doubles and High-Low Scarney.
 
 ``board`` (the 4 x 4 board and its pawns) and ``placing`` (choosing colours, placing pawns) are
-shared by the games; ``draws`` is the first-player draw of the matches; ``matches`` holds the
-Singles, Doubles and High-Low formats, ``solitaire_match`` the Solitaire match; ``solve`` the
-solvers (best Solitaire line, two-player minimax).
+shared by the games; ``shapes`` declares what they share of events and views, the formats' events
+and Solitaire's; ``draws`` is the first-player draw of the matches; ``matches`` holds the Singles,
+Doubles and High-Low formats, ``solitaire_match`` the Solitaire match; ``solve`` the solvers (best
+Solitaire line, two-player minimax).
 """
 
 from __future__ import annotations

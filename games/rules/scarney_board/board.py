@@ -3,7 +3,8 @@
 Sixteen circles C1..C16 in a 4 x 4 square numbered row by row from the top left; circles are the
 ints 1..16 here and ``"C7"`` only at the edges. Adjacency is orthogonal, jumps go straight over an
 adjacent circle to the next one in the same row or column (D-SOL-1, D-SOL-2). A board is a
-16-tuple indexed by ``circle - 1`` holding a pawn name (``"B4"``) or None.
+16-tuple indexed by ``circle - 1`` holding a pawn name (``"B4"``) or None. How events, setups and
+views give circles, pawns and boards is declared in :mod:`games.rules.scarney_board.shapes`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from itertools import pairwise
 from typing import Any
 
 from games.rules.errors import IllegalEvent, RuleError
-from games.rules.shapes import CIRCLE, PAWN, MapOf, Nullable, Text, record
 
 Board = tuple[str | None, ...]
 
@@ -374,47 +374,3 @@ def _blocked_jump(board: Board, jumper: str, frm: int, over: int, to: int) -> Il
         pawns=[jumper, victim, lander],
         circles=circles,
     )
-
-
-# --- what the games take and show, shared (games/rules/shapes.py) ------------------------------
-
-# A circle as a board's key: "C7" in a view; "C7" or "c7" in a client's position (a JSON key is
-# text, so 7 cannot be one).
-CIRCLE_NAME = Text(3, pattern="^C([1-9]|1[0-6])$", doc='a circle name "C1"-"C16"')
-CIRCLE_KEY = Text(3, pattern="^[Cc]([1-9]|1[0-6])$", doc='a circle name "C1"-"C16" (any case)')
-# A pawn as a client gives it: parse_pawn takes either case ("b4" is B4); views show upper case.
-PAWN_GIVEN = Text(
-    2,
-    pattern="^[BRYGbryg][1-4]$",
-    doc='a pawn: colour B, R, Y or G (either case) and spots 1-4, e.g. "B4"',
-)
-COLOUR = Text(1, COLOURS, doc="a colour: B (black), R (red), Y (yellow) or G (green)")
-
-BOARD_VIEW = MapOf(
-    Nullable(PAWN, doc="the pawn on the circle, null if empty"),
-    key=CIRCLE_NAME,
-    longest=len(CIRCLES),
-    doc='all 16 circles, each with its pawn or null: {"C1": "B4", "C2": null, ...}',
-)
-STUDY_POSITION = Nullable(
-    MapOf(
-        Nullable(PAWN_GIVEN, doc="the pawn on the circle; null leaves it empty"),
-        key=CIRCLE_KEY,
-        longest=len(CIRCLES),
-    ),
-    doc='a study position, circle: pawn ({"C6": "B4", "C7": "R1"}); null or left out: the '
-    "pawns are laid out or placed at the table",
-)
-TAKEOFF_DATA = record(
-    "The low pawn (1 or 2 spots) taken off before the first jump.",
-    circle=CIRCLE,
-)
-JUMP_DATA = record(
-    "A jump: the pawn on 'from' jumps the adjacent pawn of another colour to the empty 'to'.",
-    optional=("over",),
-    **{
-        "from": CIRCLE,
-        "to": CIRCLE,
-        "over": Nullable(CIRCLE, doc="the circle jumped, checked if given (null: not given)"),
-    },
-)

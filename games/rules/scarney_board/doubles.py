@@ -18,14 +18,10 @@ from typing import Any, ClassVar
 from games.rules.base import Move, Result, SeatScore, highest_wins, make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import JUMPED, SCARNEY_CALLED, TAKEN_OFF
-from games.rules.scarney_board import placing
+from games.rules.scarney_board import placing, shapes
 from games.rules.scarney_board.board import (
     ALL_PAWNS,
-    BOARD_VIEW,
     EMPTY_BOARD,
-    JUMP_DATA,
-    STUDY_POSITION,
-    TAKEOFF_DATA,
     Board,
     board_as_dict,
     circle_name,
@@ -99,11 +95,11 @@ class State:
 
 # --- what the game takes and shows (games/rules/shapes.py) -----------------------------------
 
-SEAT = placing.seat_shape(2)
+SEAT = shapes.seat_shape(2)
 EVENTS = {
-    **placing.PLACING_EVENTS,
-    TAKEN_OFF: TAKEOFF_DATA,
-    JUMPED: JUMP_DATA,
+    **shapes.PLACING_EVENTS,
+    TAKEN_OFF: shapes.TAKEOFF_DATA,
+    JUMPED: shapes.JUMP_DATA,
     SCARNEY_CALLED: record(
         "A premature call by the player who has just jumped: he sweeps the board. Only under "
         "doubles_allow_premature_call (with no jump left the game ends by itself)."
@@ -112,14 +108,14 @@ EVENTS = {
 SETUP = record(
     "The starter (the match gives him) and an optional study position with the player to jump.",
     optional=("starter", "position", "to_move"),
-    starter=placing.setup_seat_shape(2, "the starter (null or left out: seat 0)"),
-    position=STUDY_POSITION,
-    to_move=placing.setup_seat_shape(
+    starter=shapes.setup_seat_shape(2, "the starter (null or left out: seat 0)"),
+    position=shapes.STUDY_POSITION,
+    to_move=shapes.setup_seat_shape(
         2, "the seat to jump first in a study position (only with one; default the nonstarter)"
     ),
 )
 VIEW = record(
-    board=BOARD_VIEW,
+    board=shapes.BOARD_VIEW,
     phase=Text(
         choices=(CHOOSING, PLACING, TAKEOFF_1, TAKEOFF_2, JUMPING, OVER),
         doc="colours (the starter chooses), placing, takeoff_1 (the nonstarter's), takeoff_2 "
@@ -127,8 +123,8 @@ VIEW = record(
     ),
     roles=record("The starter and the nonstarter.", starter=SEAT, nonstarter=SEAT),
     to_move=Nullable(SEAT, doc="the seat to act, null once the game is over"),
-    colours=placing.colours_view(2),
-    unplaced=placing.unplaced_view(2),
+    colours=shapes.colours_view(2),
+    unplaced=shapes.unplaced_view(2),
     taken_off=ListOf(PAWN, 2, doc="the pawns taken off: the nonstarter's, then the starter's"),
     credited=ListOf(
         ListOf(PAWN, len(ALL_PAWNS)),

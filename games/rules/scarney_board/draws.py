@@ -12,43 +12,9 @@ from games.rules.base import Move
 from games.rules.errors import IllegalEvent
 from games.rules.events import GAME_FINISHED, GAME_SCORED, ORDER_DRAWN
 from games.rules.matches import GameEntry, ScoredMatch, ScoredMatchState
-from games.rules.scarney_board.board import PAWN_GIVEN, parse_pawn, spots_of
-from games.rules.shapes import Integer, ListOf, Nullable, Record, record
+from games.rules.scarney_board.board import parse_pawn, spots_of
 
 Handler = Callable[[ScoredMatchState, Move], ScoredMatchState]
-
-
-def board_match_events(seats: int, sheet: str, draw: str, fewest: int = 2) -> dict[str, Record]:
-    """What a format of ``fewest`` to ``seats`` players takes from a table: a sheet's line
-    (``game.scored``, checked as :class:`~games.rules.matches.ScoredMatch` does) and the draw
-    (``order.drawn``); ``sheet`` and ``draw`` say what the format's line and draw are."""
-    seat = Integer(0, seats - 1, doc=f"a seat number, 0-{seats - 1}")
-    return {
-        GAME_SCORED: record(
-            sheet,
-            optional=("cumulative",),
-            scores=ListOf(
-                Integer(doc="a seat's game score"),
-                seats,
-                fewest,
-                doc="one whole number per seat, in seat order",
-            ),
-            cumulative=Nullable(
-                ListOf(Integer(), seats, fewest),
-                doc="the running totals after this game, per seat: checked if given (null: not "
-                "given)",
-            ),
-        ),
-        ORDER_DRAWN: record(
-            draw,
-            draws=ListOf(
-                record("One seat's pick.", seat=seat, pawn=PAWN_GIVEN),
-                seats,
-                fewest,
-                doc='each drawing seat once with its pawn, e.g. [{"seat": 0, "pawn": "R4"}, ...]',
-            ),
-        ),
-    }
 
 
 def first_player(state: ScoredMatchState) -> int:

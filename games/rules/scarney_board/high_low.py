@@ -19,14 +19,12 @@ from typing import Any, ClassVar
 from games.rules.base import Move, Result, SeatScore, make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import REMOVED
-from games.rules.scarney_board import placing
+from games.rules.scarney_board import placing, shapes
 from games.rules.scarney_board.board import (
     ALL_PAWNS,
-    BOARD_VIEW,
     COLOURS,
     EMPTY_BOARD,
     LINES,
-    STUDY_POSITION,
     TOTAL_SPOTS,
     Board,
     board_as_dict,
@@ -50,6 +48,9 @@ EVENT_TYPES = placing.EVENT_TYPES | {REMOVED}
 SETUP_KEYS = frozenset({"starter", "position", "to_move"})
 
 MOST_AT_ONCE = 3  # a single, a pair or a triple
+HIGH_LOW_MIN = 3  # an undoubled winner's score is 3 to 34 (5.6, C.3)
+HIGH_LOW_UNDOUBLED_MAX = 34
+HIGH_LOW_DOUBLED_MAX = 2 * HIGH_LOW_UNDOUBLED_MAX  # doubled: even, 6 to 68
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +90,11 @@ class State:
 
 # --- what the game takes and shows (games/rules/shapes.py) -----------------------------------
 
-SEAT = placing.seat_shape(2)
+SEAT = shapes.seat_shape(2)
 LAST_MOVER = Nullable(SEAT, doc="the seat that removed last, null before the first removal")
 LAST_PAWN = Nullable(PAWN, doc="the pawn left on the board once the game is over, else null")
 EVENTS = {
-    **placing.PLACING_EVENTS,
+    **shapes.PLACING_EVENTS,
     REMOVED: record(
         "A single pawn, or a pair or triple of one colour in one row or column with no pawn "
         "of another colour between them; never the last pawn on the board.",
@@ -106,22 +107,22 @@ SETUP = record(
     "The starter (the match gives him) and an optional study position (two pawns or more) "
     "with the player to move.",
     optional=("starter", "position", "to_move"),
-    starter=placing.setup_seat_shape(2, "the starter (null or left out: seat 0)"),
-    position=STUDY_POSITION,
-    to_move=placing.setup_seat_shape(
+    starter=shapes.setup_seat_shape(2, "the starter (null or left out: seat 0)"),
+    position=shapes.STUDY_POSITION,
+    to_move=shapes.setup_seat_shape(
         2, "the seat to move first in a study position (only with one; default the starter)"
     ),
 )
 VIEW = record(
-    board=BOARD_VIEW,
+    board=shapes.BOARD_VIEW,
     phase=Text(
         choices=(CHOOSING, PLACING, PLAY, OVER),
         doc="colours (the starter chooses), placing, play, or over",
     ),
     roles=record("The starter, who chooses the colours and moves first.", starter=SEAT),
     to_move=Nullable(SEAT, doc="the seat to act, null once the game is over"),
-    colours=placing.colours_view(2),
-    unplaced=placing.unplaced_view(2),
+    colours=shapes.colours_view(2),
+    unplaced=shapes.unplaced_view(2),
     credited=ListOf(
         ListOf(PAWN, len(ALL_PAWNS) - 1),
         2,
@@ -396,6 +397,15 @@ def winner_score(state: State) -> int:
         return 0
     spots = sum(spots_of(pawn) for pawn in state.piles[winner])
     return 2 * spots if colour_of(last) == "B" else spots
+
+
+def high_low_score_possible(score: int) -> bool:
+    """A winner's game score C.3 allows: 3-34 undoubled, or even 6-68 doubled (black last pawn).
+
+    The match's check of a sheet's line (:mod:`games.rules.scarney_board.matches`)."""
+    if HIGH_LOW_MIN <= score <= HIGH_LOW_UNDOUBLED_MAX:
+        return True
+    return score % 2 == 0 and score <= HIGH_LOW_DOUBLED_MAX and score >= 2 * HIGH_LOW_MIN
 
 
 HIGH_LOW = HighLowRules()

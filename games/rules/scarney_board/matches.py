@@ -23,7 +23,8 @@ for every player; the live game's own result naming its active player is not cou
 game is won by the higher score, and a 20-20 game by nobody (it has no loser either, D-DBL-4). A
 High-Low game is won by the player the last pawn decides (5.5), the one who scores.
 The optional first-player draw (3.3; 5.3 for High-Low) is the match event ``order.drawn``.
-The draw and what the formats share live in :mod:`games.rules.scarney_board.draws`.
+The draw and what the formats share live in :mod:`games.rules.scarney_board.draws`; what each
+format takes from a table (its events) in :mod:`games.rules.scarney_board.shapes`.
 """
 
 from __future__ import annotations
@@ -41,15 +42,11 @@ from games.rules.matches import (
     payments_settlement,
     ranked,
 )
+from games.rules.scarney_board import shapes
 from games.rules.scarney_board.doubles import Ruleset as DoublesRuleset
-from games.rules.scarney_board.draws import (
-    BoardMatch,
-    board_match_events,
-    first_player,
-    tied_draw,
-    two_pawn_pick,
-)
+from games.rules.scarney_board.draws import BoardMatch, first_player, tied_draw, two_pawn_pick
 from games.rules.scarney_board.high_low import Ruleset as HighLowRuleset
+from games.rules.scarney_board.high_low import high_low_score_possible
 from games.rules.scarney_board.singles import Ruleset as SinglesRuleset
 from games.rules.scarney_board.solitaire import attainable_totals
 
@@ -59,9 +56,6 @@ GAME_BONUS = 20  # High-Low: per game won, for each player (D-HL-6)
 TARGET = 100  # Doubles and High-Low end once a cumulative score reaches it
 SINGLES_ROUNDS = 5
 DOUBLES_GAME_TOTAL = 40
-HIGH_LOW_MIN = 3  # an undoubled winner's score is 3 to 34 (5.6, C.3)
-HIGH_LOW_UNDOUBLED_MAX = 34
-HIGH_LOW_DOUBLED_MAX = 2 * HIGH_LOW_UNDOUBLED_MAX  # doubled: even, 6 to 68
 
 
 def _bonus(kind: str, points: int) -> dict[str, Any]:
@@ -126,14 +120,8 @@ class SinglesMatch(BoardMatch):
 
     kind = "scarney-singles"
     min_seats = 2
-    max_seats = 16
-    events = board_match_events(
-        max_seats,
-        "A sheet line: a whole round as the books write it (each player of the round his own "
-        "game's score, the others 0) or one game (the active player's score, the others 0).",
-        "The pawn draw for the first active player (3.3): every seat, or after a tie the tied "
-        "seats again; the most spots plays first.",
-    )
+    max_seats = shapes.SINGLES_MATCH_SEATS
+    events = shapes.SINGLES_MATCH_EVENTS
 
     ruleset_type: type[Any] = SinglesRuleset
 
@@ -275,11 +263,7 @@ class DoublesMatch(BoardMatch):
     kind = "scarney-doubles"
     min_seats = 2
     max_seats = 2
-    events = board_match_events(
-        max_seats,
-        "One game of a score sheet: the two scores, totalling 40 (4.4).",
-        "The pawn draw for the first starter: the more spots starts; a tie draws again.",
-    )
+    events = shapes.DOUBLES_MATCH_EVENTS
 
     ruleset_type: type[Any] = DoublesRuleset
 
@@ -340,25 +324,13 @@ class DoublesMatch(BoardMatch):
 # --- High-Low Scarney (RULES.md 5.3, 5.7-5.8) --------------------------------------------------
 
 
-def high_low_score_possible(score: int) -> bool:
-    """A winner's game score C.3 allows: 3-34 undoubled, or even 6-68 doubled (black last pawn)."""
-    if HIGH_LOW_MIN <= score <= HIGH_LOW_UNDOUBLED_MAX:
-        return True
-    return score % 2 == 0 and score <= HIGH_LOW_DOUBLED_MAX and score >= 2 * HIGH_LOW_MIN
-
-
 class HighLowMatch(BoardMatch):
     """``high-low-scarney``: to 100; game, match and shutout bonuses; signed difference paid."""
 
     kind = "high-low-scarney"
     min_seats = 2
     max_seats = 2
-    events = board_match_events(
-        max_seats,
-        "One game of a score sheet: the winner's score and 0 (5.7).",
-        "The pick for the first starter (5.3): two pawns of one colour, one a seat; the higher "
-        "starts.",
-    )
+    events = shapes.HIGH_LOW_MATCH_EVENTS
 
     def draw(self, state: ScoredMatchState, move: Move) -> ScoredMatchState:
         return two_pawn_pick(state, move)

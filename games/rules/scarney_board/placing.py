@@ -5,7 +5,9 @@ High-Low Scarney (5.3-5.4). The first side (Singles: the active player; Doubles 
 starter) chooses any two colours and so holds those eight pawns; the second side holds the other
 eight. They place alternately, the first side first, one pawn of their own on any empty circle, 16
 placements in all. The phase is read off the sides and the board, so a game keeps only those two.
-The module also holds what the three games share around it: event checks and setup roles.
+The module also holds what the three games share around it: event checks and setup roles. The
+placing's events and views and the seat shapes are declared in
+:mod:`games.rules.scarney_board.shapes`.
 """
 
 from __future__ import annotations
@@ -22,10 +24,8 @@ from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.scarney_board.board import (
     ALL_PAWNS,
     CIRCLES,
-    COLOUR,
     COLOUR_NAMES,
     COLOURS,
-    PAWN_GIVEN,
     Board,
     circle_name,
     colour_of,
@@ -36,7 +36,6 @@ from games.rules.scarney_board.board import (
     read_circle,
     with_pawn,
 )
-from games.rules.shapes import CIRCLE, PAWN, Integer, ListOf, Nullable, Text, record
 
 CHOOSING, PLACING = "colours", "placing"
 
@@ -302,50 +301,3 @@ def setup_position(setup: Mapping[str, Any], fewest: int = 1) -> Board | None:
             pawns=count,
         )
     return board
-
-
-# --- what the placing takes and shows (games/rules/shapes.py) ----------------------------------
-
-PLACING_EVENTS = {
-    COLOURS_CHOSEN: record(
-        "The first side's two colours: it holds those eight pawns, the other side the rest.",
-        colours=ListOf(
-            Text(1, pattern="^[BRYGbryg]$", doc="a colour B, R, Y or G (either case)"),
-            2,
-            2,
-            doc='two different colours, e.g. ["B", "R"]',
-        ),
-    ),
-    PAWN_PLACED: record(
-        "One of the placing side's own pawns put on an empty circle.",
-        circle=CIRCLE,
-        pawn=PAWN_GIVEN,
-    ),
-}
-
-
-def colours_view(seats: int, fewest: int = 2) -> ListOf:
-    """The ``colours`` :func:`view` gives, for a game of ``fewest`` to ``seats`` players."""
-    return ListOf(
-        ListOf(COLOUR, 2),
-        seats,
-        fewest,
-        doc="each seat's two colours once chosen (empty before, and for a seat not placing)",
-    )
-
-
-def unplaced_view(seats: int, fewest: int = 2) -> ListOf:
-    """The ``unplaced`` :func:`view` gives, for a game of ``fewest`` to ``seats`` players."""
-    return ListOf(
-        ListOf(PAWN, len(ALL_PAWNS) // 2), seats, fewest, doc="each seat's pawns still to place"
-    )
-
-
-def seat_shape(seats: int) -> Integer:
-    """A seat of a game of at most ``seats`` players."""
-    return Integer(0, seats - 1, doc=f"a seat number, 0-{seats - 1}")
-
-
-def setup_seat_shape(seats: int, doc: str) -> Nullable:
-    """A seat a setup names (null or left out: the default)."""
-    return Nullable(seat_shape(seats), doc=doc)

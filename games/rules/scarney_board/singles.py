@@ -18,14 +18,10 @@ from typing import Any, ClassVar
 from games.rules.base import Move, Result, SeatScore, check_seat_count, make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import JUMPED, SCARNEY_CALLED, TAKEN_OFF
-from games.rules.scarney_board import placing
+from games.rules.scarney_board import placing, shapes
 from games.rules.scarney_board.board import (
     ALL_PAWNS,
-    BOARD_VIEW,
     EMPTY_BOARD,
-    JUMP_DATA,
-    STUDY_POSITION,
-    TAKEOFF_DATA,
     TOTAL_SPOTS,
     Board,
     board_as_dict,
@@ -94,11 +90,11 @@ MAX_SEATS = 16  # D-SGL-7
 
 # --- what the game takes and shows (games/rules/shapes.py) -----------------------------------
 
-SEAT = placing.seat_shape(MAX_SEATS)
+SEAT = shapes.seat_shape(MAX_SEATS)
 EVENTS = {
-    **placing.PLACING_EVENTS,
-    TAKEN_OFF: TAKEOFF_DATA,
-    JUMPED: JUMP_DATA,
+    **shapes.PLACING_EVENTS,
+    TAKEN_OFF: shapes.TAKEOFF_DATA,
+    JUMPED: shapes.JUMP_DATA,
     SCARNEY_CALLED: record(
         "The active player ends his game, jumps left or not: any time after the take-off."
     ),
@@ -106,11 +102,11 @@ EVENTS = {
 SETUP = record(
     "The game's roles (the match gives them) and an optional study position.",
     optional=("active", "opponent", "position"),
-    active=placing.setup_seat_shape(MAX_SEATS, "the active player (null or left out: seat 0)"),
-    opponent=placing.setup_seat_shape(
+    active=shapes.setup_seat_shape(MAX_SEATS, "the active player (null or left out: seat 0)"),
+    opponent=shapes.setup_seat_shape(
         MAX_SEATS, "the opponent: always the seat on the active player's right (D-SGL-1)"
     ),
-    position=STUDY_POSITION,
+    position=shapes.STUDY_POSITION,
 )
 REPORT = record(
     "Who was active in the finished game, and his opponent.",
@@ -118,7 +114,7 @@ REPORT = record(
     opponent=SEAT,
 )
 VIEW = record(
-    board=BOARD_VIEW,
+    board=shapes.BOARD_VIEW,
     phase=Text(
         choices=(CHOOSING, PLACING, TAKEOFF, JUMPING, OVER),
         doc="colours (the active player chooses), placing, takeoff, jumping, or over",
@@ -129,8 +125,8 @@ VIEW = record(
         opponent=SEAT,
     ),
     to_move=Nullable(SEAT, doc="the seat to act, null once the game is over"),
-    colours=placing.colours_view(MAX_SEATS),
-    unplaced=placing.unplaced_view(MAX_SEATS),
+    colours=shapes.colours_view(MAX_SEATS),
+    unplaced=shapes.unplaced_view(MAX_SEATS),
     removed=ListOf(PAWN, len(ALL_PAWNS) - 1, doc="the pawns taken off and jumped, in order"),
     credited=ListOf(
         ListOf(PAWN, len(ALL_PAWNS) - 1),

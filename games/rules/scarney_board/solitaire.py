@@ -3,7 +3,9 @@
 The player lays out the 16 pawns, takes off one low pawn, then jumps pawns over pawns of another
 colour until no jump is left. The game scores the spots removed (``40 - spots left``) plus at most
 one bonus judged on the final position (RULES.md 2.5); ratings follow the tables of RULES.md 2.6.
-A study position (the books' end games) starts straight in the jumping phase.
+A study position (the books' end games) starts straight in the jumping phase. What the game takes
+and shows (its declarations, games/rules/shapes.py), with its phases and ``board.laid_out``, is in
+:mod:`games.rules.scarney_board.shapes`.
 """
 
 from __future__ import annotations
@@ -20,16 +22,10 @@ from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import JUMPED, SCARNEY_CALLED, TAKEN_OFF
 from games.rules.scarney_board.board import (
     ALL_PAWNS,
-    BOARD_VIEW,
-    CIRCLE_KEY,
     CIRCLES,
     COLOUR_NAMES,
     CORNERS,
     EMPTY_BOARD,
-    JUMP_DATA,
-    PAWN_GIVEN,
-    STUDY_POSITION,
-    TAKEOFF_DATA,
     TOTAL_SPOTS,
     Board,
     board_as_dict,
@@ -48,13 +44,19 @@ from games.rules.scarney_board.board import (
     spots_of,
     with_pawn,
 )
-from games.rules.shapes import PAWN, ListOf, MapOf, Text, record
+from games.rules.scarney_board.shapes import (
+    JUMPING,
+    LAID_OUT,
+    LAYOUT,
+    OVER,
+    SOLITAIRE_EVENTS,
+    SOLITAIRE_SETUP,
+    SOLITAIRE_VIEW,
+    TAKEOFF,
+)
 
 KIND = "scarney-solitaire"
 
-LAYOUT, TAKEOFF, JUMPING, OVER = "layout", "takeoff", "jumping", "over"
-
-LAID_OUT = "board.laid_out"
 EVENT_TYPES = frozenset({LAID_OUT, TAKEN_OFF, JUMPED, SCARNEY_CALLED})
 
 # Lowest total of each band, best first (RULES.md 2.6); below the last band see D-SOL-7.
@@ -107,50 +109,15 @@ class State:
     study: bool = False
 
 
-# --- what the game takes and shows (games/rules/shapes.py) -----------------------------------
-
-EVENTS = {
-    LAID_OUT: record(
-        "The layout: all 16 pawns on the 16 circles, once, first.",
-        position=MapOf(
-            PAWN_GIVEN,
-            key=CIRCLE_KEY,
-            longest=len(CIRCLES),
-            doc='every circle with its pawn: {"C1": "B4", "C2": "R1", ...}',
-        ),
-    ),
-    TAKEN_OFF: TAKEOFF_DATA,
-    JUMPED: JUMP_DATA,
-    SCARNEY_CALLED: record(
-        "Ends the game with jumps left: only under solitaire_allow_scarney_call, after the "
-        "take-off."
-    ),
-}
-SETUP = record(
-    "A study position (the books' end games) starts in the jumping phase; none: the player "
-    "lays out the board.",
-    optional=("position",),
-    position=STUDY_POSITION,
-)
-VIEW = record(
-    board=BOARD_VIEW,
-    phase=Text(
-        choices=(LAYOUT, TAKEOFF, JUMPING, OVER),
-        doc="layout (awaiting board.laid_out), takeoff, jumping, or over",
-    ),
-    removed=ListOf(PAWN, len(ALL_PAWNS) - 1, doc="the pawns taken off and jumped, in order"),
-)
-
-
 class SolitaireRules:
     """The rule engine of ``scarney-solitaire`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
     title = "Scarney Solitaire"
     ruleset_type: type[Any] = Ruleset
-    events = EVENTS
-    setup_shape = SETUP
-    view_shape = VIEW
+    events = SOLITAIRE_EVENTS
+    setup_shape = SOLITAIRE_SETUP
+    view_shape = SOLITAIRE_VIEW
     min_seats = 1
     max_seats = 1
 

@@ -17,14 +17,8 @@ from games.rules.base import Move
 from games.rules.errors import IllegalEvent
 from games.rules.events import JUMPED, SCARNEY_CALLED, TAKEN_OFF
 from games.rules.scarney_board.board import ALL_PAWNS, CIRCLES, JUMPS, Board, colour_of, is_low
-from games.rules.scarney_board.solitaire import (
-    LAYOUT,
-    OVER,
-    TAKEOFF,
-    SolitaireRules,
-    State,
-    total_score,
-)
+from games.rules.scarney_board.shapes import LAYOUT, OVER, TAKEOFF
+from games.rules.scarney_board.solitaire import SolitaireRules, State, total_score
 
 Cells = bytes
 
