@@ -1,7 +1,7 @@
 """The tarot games, RULES.md 16-21: ``cards`` the 78-card pack and the trick rules they share;
 ``recording`` the recording mode (16.3-16.4) of the rule modules Courtship Rules, Tontine and the
-Last Laugh (``last_laugh``, its Butt's cases in ``butt``); ``manchester`` the two-player games
-Manchester Piccadilly and Truffle."""
+Last Laugh (``last_laugh``, its Butt's cases in ``butt``), and ``shapes`` what those modules take
+and show; ``manchester`` the two-player games Manchester Piccadilly and Truffle."""
 
 from __future__ import annotations
 

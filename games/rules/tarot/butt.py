@@ -10,71 +10,25 @@ Butt, gives him an empty card from his trick pile for it (D-LL-3), or any card o
 has no empty card (D-LL-6).
 
 Functions of the Butt's hand, the suit led to the Fool's trick and the trick piles; the state
-and the order of events are ``last_laugh``'s. With the hands recorded the Butt's choice is
-checked; without them it is recorded as made (16.4).
+and the order of events are ``last_laugh``'s, what the Butt's events take ``shapes``'s. With the
+hands recorded the Butt's choice is checked; without them it is recorded as made (16.4).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from games.rules.base import Move
 from games.rules.errors import IllegalEvent
-from games.rules.shapes import Boolean, record
 from games.rules.tarot import cards
 from games.rules.tarot.cards import FOOL
-from games.rules.tarot.recording import MODULE_SEAT, Table
+from games.rules.tarot.recording import Table
 
 BUTT_DISCARDED = "butt.discarded"
 SET_ASIDE = "fool.set_aside"
 EXCHANGED = "fool.exchanged"
-
-
-# --- what the Butt's events take (games/rules/shapes.py) ---------------------------------------
-
-
-@dataclass(frozen=True)
-class OnlyTrue(Boolean):
-    """A flag the rules take only as ``true`` (a shape kind of this module: JSON Schema
-    ``enum: [true]``); ``false`` or no value is the rules' to refuse, with their own code."""
-
-    def schema(self) -> dict[str, Any]:
-        return {**super().schema(), "enum": [True]}
-
-
-NOT_FOOL = cards.card_shape(
-    (c for c in cards.CONFERENCE_PACK if c != FOOL),
-    'a card other than the Fool: rank K Q C J 10-2 A and suit s b c d ("Cc", "10s"), or a '
-    'trump "T1"-"T21"; Conference adds "GOOD" and "EVIL"',
-)
-BUTT_EVENTS = {
-    BUTT_DISCARDED: record(
-        "The Butt's card put in his trick pile in the Fool's place: 18.2 cases 1-4.",
-        optional=("shown", "knocked"),
-        card=NOT_FOOL,
-        shown=Boolean(doc="true: shown, as cases 3 and 4 require (false if left out)"),
-        knocked=Boolean(doc="true: he knocks, as case 2 requires (false if left out)"),
-    ),
-    SET_ASIDE: record(
-        "Case 5 of 18.2: the Butt sets the Fool aside face up and shows his whole hand.",
-        hand_shown=OnlyTrue(doc="true: he shows his whole hand"),
-    ),
-    EXCHANGED: record(
-        "Case 5: the last trick's winner gives the Butt a card of his trick pile for the Fool, an "
-        "empty one if he has one (D-LL-3, D-LL-6).",
-        card=NOT_FOOL,
-    ),
-}
-BUTT_DISCARD_VIEW = record(
-    "A Butt's discard.",
-    seat=MODULE_SEAT,
-    card=NOT_FOOL,
-    shown=Boolean(doc="shown (cases 3 and 4)"),
-    knocked=Boolean(doc="knocked (case 2)"),
-)
 
 
 def butt_rule(hand: tuple[str, ...], led: str | None) -> tuple[int, list[str]]:

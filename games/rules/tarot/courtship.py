@@ -10,6 +10,9 @@ otherwise the base game does, and the winner is taken as recorded (recording mod
 
 A Royal Affair needs to know the player could not follow suit: from the recorded hands, or from
 his declaration (``"affair": true`` on ``card.played``) when the hands are not recorded.
+
+What a hand takes and shows is declared in ``shapes``, with the servants' event types and the
+names of the special plays.
 """
 
 from __future__ import annotations
@@ -27,27 +30,22 @@ from games.rules.base import (
     check_move,
 )
 from games.rules.errors import IllegalEvent
-from games.rules.shapes import Boolean, Integer, ListOf, Text, one_of, record
-from games.rules.tarot import cards, recording
-from games.rules.tarot.cards import ANY_CARD, TRUMP
+from games.rules.tarot import cards, recording, shapes
+from games.rules.tarot.cards import TRUMP
 from games.rules.tarot.recording import (
     BASE_GAMES,
     DEALT,
     DISCARDED,
     HAND_ENDED,
-    MODULE_SEAT,
     MOST_SEATS,
-    MOST_TRICKS,
     PLAYED,
     WON,
     Table,
 )
+from games.rules.tarot.shapes import AFFAIR, MARRIAGE, REFUSED, RUFF, SUMMONED
 
 KIND = "courtship-rules"
-SUMMONED = "servant.summoned"
-REFUSED = "servant.refused"
 EVENT_TYPES = frozenset({DEALT, DISCARDED, PLAYED, WON, HAND_ENDED, SUMMONED, REFUSED})
-RUFF, MARRIAGE, AFFAIR = "queens_ruff", "royal_marriage", "royal_affair"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,80 +75,15 @@ class State:
     summons: tuple[dict[str, Any], ...] = ()
 
 
-# --- what the game takes and shows (games/rules/shapes.py) -------------------------------------
-
-SERVANT = cards.card_shape(
-    (f"{rank}{suit}" for suit in cards.SUITS for rank in ("J", "C")),
-    "a servant: the Jack of the King's suit, or its Cavalier if the Jack is out (D-CR-4)",
-)
-JACK = cards.card_shape((f"J{suit}" for suit in cards.SUITS), "a Jack")
-EVENTS = {
-    DEALT: recording.DEALT_DATA,
-    DISCARDED: recording.DISCARDED_DATA,
-    PLAYED: record(
-        "A card played to the trick by the seat on turn.",
-        optional=("affair",),
-        seat=MODULE_SEAT,
-        card=ANY_CARD,
-        affair=Boolean(
-            doc="true: a Royal Affair, the player declaring he cannot follow suit (for the "
-            "hands not recorded); false if left out"
-        ),
-    ),
-    WON: recording.WON_DATA,
-    HAND_ENDED: recording.ENDED_DATA,
-    SUMMONED: record(
-        "Summoning Servants (19.1 rule 4): a King's servant joins the last trick, its holder "
-        "taking back the card he had played to it.",
-        card=SERVANT,
-        from_seat=MODULE_SEAT,
-    ),
-    REFUSED: record(
-        "The Cavalier was called, yet its holder still holds the Jack and says so: nothing is "
-        "summoned.",
-        optional=("card",),
-        holder=MODULE_SEAT,
-        card=JACK,
-    ),
-}
-SPECIAL_VIEW = record(
-    "A special play of a trick.",
-    play=Integer(
-        1, MOST_SEATS - 1, doc="the card's place in the trick (the lead, 0, is never one)"
-    ),
-    rule=Text(14, (RUFF, MARRIAGE, AFFAIR), doc="the courtship rule the card invokes"),
-)
-SUMMONS_VIEW = one_of(
-    record(
-        "A servant summoned.",
-        card=SERVANT,
-        from_seat=MODULE_SEAT,
-        returned=ANY_CARD,
-    ),
-    record("A summons refused: the holder of the Jack said so.", refused_by=MODULE_SEAT),
-    doc="a summons, or its refusal",
-)
-VIEW = recording.table_view(
-    "A hand under Courtship Rules: the recorded table, the special plays and the summonses.",
-    specials=ListOf(
-        ListOf(SPECIAL_VIEW, MOST_SEATS - 1),
-        MOST_TRICKS + 1,
-        doc="each trick's special plays, in trick order, the trick in progress last",
-    ),
-    summons_open=Boolean(doc="true while the last won trick's King may summon its servant"),
-    summons=ListOf(SUMMONS_VIEW, MOST_TRICKS, doc="every summons and refusal, in order"),
-)
-
-
 class CourtshipRules:
     """The rule engine of one hand under Courtship Rules, in recording mode."""
 
     kind = KIND
     title = "Courtship Rules"
     ruleset_type: type[Any] = Ruleset
-    events = EVENTS
-    setup_shape = recording.SETUP
-    view_shape = VIEW
+    events = shapes.COURTSHIP_EVENTS
+    setup_shape = shapes.SETUP
+    view_shape = shapes.COURTSHIP_VIEW
     min_seats = 2
     max_seats = MOST_SEATS
 

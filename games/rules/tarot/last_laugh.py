@@ -12,6 +12,7 @@ an empty card for it, or any card of his pile if he has none (D-LL-3, D-LL-6): t
 Recording mode (16.4): tricks are recorded in play order with their winners as the base game
 decides. With the hands recorded (``cards.dealt``), the service checks 18.1 and the Butt's
 choice; without them it records them, and a Fool trick won by the Fool's player is the last.
+What a hand takes and shows (the Butt's events among them) is declared in ``shapes``.
 """
 
 from __future__ import annotations
@@ -29,35 +30,25 @@ from games.rules.base import (
     check_move,
 )
 from games.rules.errors import IllegalEvent
-from games.rules.shapes import Boolean, ListOf, Nullable, Text, one_of, record
-from games.rules.tarot import butt, cards, recording
-from games.rules.tarot.butt import (
-    BUTT_DISCARD_VIEW,
-    BUTT_DISCARDED,
-    BUTT_EVENTS,
-    EXCHANGED,
-    NOT_FOOL,
-    SET_ASIDE,
-)
+from games.rules.tarot import butt, cards, recording, shapes
+from games.rules.tarot.butt import BUTT_DISCARDED, EXCHANGED, SET_ASIDE
 from games.rules.tarot.cards import FOOL, TRUMP
 from games.rules.tarot.recording import (
     BASE_GAMES,
     DEALT,
     DISCARDED,
     HAND_ENDED,
-    MODULE_SEAT,
     MOST_SEATS,
-    MOST_TRICKS,
     PLAYED,
     WON,
     Table,
 )
+from games.rules.tarot.shapes import ASIDE
 
 KIND = "last-laugh"
 EVENT_TYPES = frozenset(
     {DEALT, DISCARDED, PLAYED, WON, HAND_ENDED, BUTT_DISCARDED, SET_ASIDE, EXCHANGED}
 )
-ASIDE = "aside"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,51 +80,15 @@ class State:
         return self.table.over and self.exchange_due is None
 
 
-# --- what the game takes and shows (games/rules/shapes.py) -------------------------------------
-
-EVENTS = {
-    DEALT: recording.DEALT_DATA,
-    DISCARDED: record(
-        "A seat's discard by the base game's rules, before the first card: never the Fool, "
-        "which stays in play.",
-        seat=MODULE_SEAT,
-        cards=ListOf(NOT_FOOL, len(cards.CONFERENCE_PACK) - 1, doc="cards, each once"),
-    ),
-    PLAYED: recording.PLAYED_DATA,
-    WON: recording.WON_DATA,
-    HAND_ENDED: recording.ENDED_DATA,
-    **BUTT_EVENTS,
-}
-VIEW = recording.table_view(
-    "A Last Laugh hand: the recorded table, where the Fool is, the Butt and what he owes.",
-    fool_holder=Nullable(
-        one_of(
-            MODULE_SEAT,
-            Text(5, (ASIDE,), doc='"aside": set aside face up by the Butt (case 5)'),
-            doc="a seat, or aside",
-        ),
-        doc='who holds the Fool: a seat, "aside", or null while unknown (hands not recorded, or '
-        "the Fool not dealt to a seat)",
-    ),
-    butt=Nullable(MODULE_SEAT, doc="the Butt: the last winner of a trick with the Fool, or null"),
-    butt_due=Boolean(doc="true while the Butt's discard (or setting the Fool aside) is due"),
-    butt_discards=ListOf(BUTT_DISCARD_VIEW, MOST_TRICKS, doc="every Butt's discard, in order"),
-    exchange_due=Nullable(
-        MODULE_SEAT, doc="the last trick's winner while he owes the Butt a card (case 5), or null"
-    ),
-    exchanged=Nullable(NOT_FOOL, doc="the card given the Butt for the Fool (case 5), or null"),
-)
-
-
 class LastLaughRules:
     """The rule engine of one Last Laugh hand in recording mode."""
 
     kind = KIND
     title = "Last Laugh"
     ruleset_type: type[Any] = Ruleset
-    events = EVENTS
-    setup_shape = recording.SETUP
-    view_shape = VIEW
+    events = shapes.LAST_LAUGH_EVENTS
+    setup_shape = shapes.SETUP
+    view_shape = shapes.LAST_LAUGH_VIEW
     min_seats = 2
     max_seats = MOST_SEATS
 

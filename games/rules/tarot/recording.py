@@ -6,7 +6,8 @@ The table checks what needs no base game: the deal and the discards before the f
 card played on turn, once, and from the seat's hand when the hands are recorded; a complete trick
 before its winner, who is taken as recorded unless the module decides (16.3); the end of the
 hand after a won trick, or once the recorded hands are played out. Each module adds its own rules
-on top and keeps its own state beside the ``Table``.
+on top and keeps its own state beside the ``Table``. What a recorded hand takes and shows (its
+events' data, setup and view) is declared in ``shapes``.
 """
 
 from __future__ import annotations
@@ -18,9 +19,7 @@ from typing import Any
 
 from games.rules.base import Move, check_seat_count, make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent
-from games.rules.shapes import Integer, ListOf, Nullable, Record, Shape, Text, record
 from games.rules.tarot.cards import (
-    ANY_CARD,
     CONFERENCE_PACK,
     PACK,
     Trick,
@@ -43,76 +42,6 @@ DEALT, DISCARDED, PLAYED, WON, HAND_ENDED = (
 BASE_GAMES = ("scarto", "tarocchi", "conference")
 
 MOST_SEATS = 6  # the rule modules are kept for 2 to 6 players
-
-
-# --- what a recorded hand takes and shows (games/rules/shapes.py) ------------------------------
-# Tontine, the Last Laugh and Courtship Rules each declare their events and view from these.
-
-MODULE_SEAT = Integer(0, MOST_SEATS - 1, doc="a seat number, from 0")
-# A hand, talon or discard: cards of the pack, each once (Conference's pack holds 80).
-MODULE_CARDS = ListOf(ANY_CARD, len(CONFERENCE_PACK), doc="cards, each once")
-BASE_GAME = Text(16, BASE_GAMES, doc="the base game whose hand is recorded (D-TAR-3)")
-
-DEALT_DATA = record(
-    "The hands as dealt, before the first card; the talon, if any, beside them.",
-    optional=("talon",),
-    hands=ListOf(MODULE_CARDS, MOST_SEATS, 2, doc="each seat's cards, in seat order"),
-    talon=ListOf(ANY_CARD, len(CONFERENCE_PACK), doc="the talon's cards (none if left out)"),
-)
-DISCARDED_DATA = record(
-    "A seat's discard by the base game's rules, before the first card.",
-    seat=MODULE_SEAT,
-    cards=MODULE_CARDS,
-)
-PLAYED_DATA = record(
-    "A card played to the trick by the seat on turn.", seat=MODULE_SEAT, card=ANY_CARD
-)
-WON_DATA = record(
-    "The complete trick's winner, as the base game gives it (unless the module decides).",
-    winner=MODULE_SEAT,
-)
-ENDED_DATA = record(
-    "The hand is over: after a complete, won trick (with the hands recorded, once played out)."
-)
-SETUP = record(
-    "Who leads the first trick.",
-    optional=("leader",),
-    leader=Integer(0, MOST_SEATS - 1, doc="the seat leading the first trick (seat 0 if left out)"),
-)
-
-TRICK_VIEW = record(
-    "A trick: who led it, its cards in play order, and who won it.",
-    leader=MODULE_SEAT,
-    plays=ListOf(
-        record("A card of the trick.", seat=MODULE_SEAT, card=ANY_CARD),
-        MOST_SEATS,
-        doc="the cards played, in order",
-    ),
-    winner=Nullable(MODULE_SEAT, doc="the trick's winner, null until it is won"),
-)
-# Each non-Fool card lies in one trick at most, and every trick holds one: 80 tricks at most.
-MOST_TRICKS = len(CONFERENCE_PACK)
-
-
-def table_view(doc: str, **fields: Shape) -> Record:
-    """The view of a rule module's hand: the table (``Table.as_dict``), the ruleset's base game,
-    and the module's own ``fields``."""
-    table = {
-        "hands": Nullable(
-            ListOf(MODULE_CARDS, MOST_SEATS, 2),
-            doc="each seat's cards in hand, in seat order; null when the hands are not recorded",
-        ),
-        "talon": MODULE_CARDS,
-        "discards": ListOf(MODULE_CARDS, MOST_SEATS, 2, doc="each seat's discards, in seat order"),
-        "tricks": ListOf(TRICK_VIEW, MOST_TRICKS, doc="the tricks won, in order"),
-        "trick": TRICK_VIEW,
-        "to_play": Nullable(
-            MODULE_SEAT,
-            doc="the seat to play next; null once the trick is complete or the hand is over",
-        ),
-        "base_game": BASE_GAME,
-    }
-    return Record({**table, **fields}, frozenset(), doc)
 
 
 @dataclass(frozen=True, slots=True)

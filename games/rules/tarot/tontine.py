@@ -10,6 +10,9 @@ card is played (D-TON-6); the Fool by the trick's winner or by its player (D-TON
 
 One stream is one hand. A game of hands is a match (``TontineMatch``); the base game's target
 is unknown, so the table closes the match with ``match.ended`` and it settles at once (0.8).
+
+What a hand and a match take and show is declared in ``shapes``, with the event types
+``card.claimed`` and ``match.ended`` and the groups and their values (17.2, ``GROUP_VALUES``).
 """
 
 from __future__ import annotations
@@ -22,44 +25,25 @@ from typing import Any, ClassVar
 
 from games.rules.base import Move, Result, SeatScore, check_move
 from games.rules.errors import BadSetup, IllegalEvent
-from games.rules.events import GAME_SCORED
-from games.rules.matches import (
-    ScoredMatch,
-    ScoredMatchState,
-    payments_settlement,
-    ranked,
-)
-from games.rules.shapes import Integer, ListOf, Nullable, Record, record
-from games.rules.tarot import cards, recording
+from games.rules.matches import ScoredMatch, ScoredMatchState, payments_settlement, ranked
+from games.rules.tarot import cards, recording, shapes
 from games.rules.tarot.cards import FOOL
 from games.rules.tarot.recording import (
     BASE_GAMES,
     DEALT,
     DISCARDED,
     HAND_ENDED,
-    MODULE_SEAT,
     MOST_SEATS,
     PLAYED,
     WON,
     Table,
 )
+from games.rules.tarot.shapes import CLAIMED, GROUP_VALUES, MATCH_ENDED, TOTAL
 
 KIND = "tontine"
-CLAIMED = "card.claimed"
 EVENT_TYPES = frozenset({DEALT, DISCARDED, PLAYED, WON, HAND_ENDED, CLAIMED})
-MATCH_ENDED = "match.ended"
 
-# Group -> value carried by its last-played card (17.2); 111 in all.
-GROUP_VALUES = {
-    "kings": 20,
-    "queens": 16,
-    "cavaliers": 12,
-    "jacks": 8,
-    "honours": 15,
-    **{f"pips_{suit}": 10 for suit in cards.SUITS},
-}
-TOTAL = sum(GROUP_VALUES.values())
-THREE_PLAYER_SHARE = 37  # 111 / 3
+THREE_PLAYER_SHARE = TOTAL // 3  # 111 / 3 = 37
 SIDE_TARGET = 56
 _COURT_GROUPS = {"K": "kings", "Q": "queens", "C": "cavaliers", "J": "jacks"}
 # Individual values under Tontine (17.2): Aces 1, other trumps (and Good, Evil) 0.
@@ -114,65 +98,15 @@ def sides(seats: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(range(0, seats, 2)), tuple(range(1, seats, 2))
 
 
-# --- what the game takes and shows (games/rules/shapes.py) -------------------------------------
-
-GROUP_CARD = cards.card_shape(
-    (*cards.SUIT_CARDS, *cards.HONOURS),
-    "a card of a Tontine group (17.2): a suit card, or an Honour (T1, T21, FOOL)",
-)
-EVENTS = {
-    DEALT: recording.DEALT_DATA,
-    DISCARDED: recording.DISCARDED_DATA,
-    PLAYED: recording.PLAYED_DATA,
-    WON: recording.WON_DATA,
-    HAND_ENDED: recording.ENDED_DATA,
-    CLAIMED: record(
-        "A group card of the trick just won, left face up (17.3): by the trick's winner, the Fool "
-        "by its winner or its player (D-TON-7); before the next card is played (D-TON-6).",
-        seat=MODULE_SEAT,
-        card=GROUP_CARD,
-    ),
-}
-GROUP_VIEW = record(
-    "A group's last played card (D-TON-1), who holds it face up, and what the group is worth.",
-    card=GROUP_CARD,
-    seat=Nullable(MODULE_SEAT, doc="the seat that claimed the card; null while unclaimed"),
-    value=Integer(min(GROUP_VALUES.values()), max(GROUP_VALUES.values()), doc="the group's value"),
-)
-VIEW = recording.table_view(
-    "A Tontine hand: the recorded table, the claims, each group's owner and the points.",
-    claims=ListOf(
-        record("A claim.", seat=MODULE_SEAT, card=GROUP_CARD),
-        len(cards.SUIT_CARDS) + len(cards.HONOURS),
-        doc="every claim, in the order made",
-    ),
-    groups=Record(
-        {group: GROUP_VIEW for group in GROUP_VALUES},
-        frozenset(GROUP_VALUES),
-        "Each group of which a card is played, by name (kings, queens, cavaliers, jacks, "
-        "honours, pips_s, pips_b, pips_c, pips_d).",
-    ),
-    points=ListOf(
-        Integer(0, TOTAL), MOST_SEATS, 2, doc="each seat's points: the groups it holds face up"
-    ),
-    hand_result=Nullable(
-        ListOf(Integer(-TOTAL, TOTAL), 4, 3),
-        doc="once the hand is over, each seat's result: 3 players, points - 37; 4, the side "
-        "difference (+ for the winning side, - for the other); null before the end and for "
-        "other player counts (D-TON-5)",
-    ),
-)
-
-
 class TontineRules:
     """The rule engine of one Tontine hand in recording mode."""
 
     kind = KIND
     title = "Tontine"
     ruleset_type: type[Any] = Ruleset
-    events = EVENTS
-    setup_shape = recording.SETUP
-    view_shape = VIEW
+    events = shapes.TONTINE_EVENTS
+    setup_shape = shapes.SETUP
+    view_shape = shapes.TONTINE_VIEW
     min_seats = 2
     max_seats = MOST_SEATS
 
@@ -395,23 +329,7 @@ class TontineMatch(ScoredMatch):
     ruleset_type: type[Any] = Ruleset
     min_seats = 3
     max_seats = 4
-    events = {
-        GAME_SCORED: record(
-            "One hand of a score sheet: each seat's hand result (17.4).",
-            optional=("cumulative",),
-            scores=ListOf(
-                Integer(doc="a seat's hand result"),
-                4,
-                3,
-                doc="one whole number per seat, in seat order: 3 players, points - 37; 4, +d for "
-                "one side and -d for the other (strict sheets: a result the groups can give)",
-            ),
-            cumulative=ListOf(Integer(), 4, 3, doc="the running totals after this hand, per seat"),
-        ),
-        MATCH_ENDED: record(
-            "The base game's target is reached: the table ends the match (after a hand at least)."
-        ),
-    }
+    events = shapes.TONTINE_MATCH_EVENTS
 
     def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> ScoredMatchState:
         state = super().initial_state(ruleset, seats, teams)

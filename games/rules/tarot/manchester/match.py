@@ -1,6 +1,7 @@
 """Manchester's game of hands: a match of ``mp_hands`` hands (RULES.md 20.1, 20.4, D-MP-6).
 
-The formats are registered by :mod:`games.rules.tarot.manchester.game`, the games' entry point.
+The formats are registered by :mod:`games.rules.tarot.manchester.game`, the games' entry point;
+the events of a match are declared in ``shapes``.
 """
 
 from __future__ import annotations
@@ -8,9 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.rules.errors import IllegalEvent
-from games.rules.events import GAME_SCORED
 from games.rules.matches import ScoredMatch, ScoredMatchState, ranked
-from games.rules.shapes import Integer, ListOf, record
+from games.rules.tarot.manchester.shapes import MATCH_EVENTS
 from games.rules.tarot.manchester.state import PICCADILLY, TRUFFLE, Ruleset, TruffleRuleset
 
 
@@ -20,20 +20,7 @@ class ManchesterMatch(ScoredMatch):
 
     min_seats = 2
     max_seats = 2
-    events = {
-        GAME_SCORED: record(
-            "One hand of a score sheet: each seat's game points.",
-            optional=("cumulative",),
-            scores=ListOf(
-                Integer(doc="a seat's game points"),
-                2,
-                2,
-                doc="seat 0's and seat 1's game points: the winner's difference of the hand "
-                "totals and the other's 0 (20.4; lenient sheets take any figures)",
-            ),
-            cumulative=ListOf(Integer(), 2, 2, doc="the running totals after this hand"),
-        )
-    }
+    events = MATCH_EVENTS
 
     def __init__(self, kind: str, ruleset_type: type[Any]) -> None:
         self.kind = kind
