@@ -3,7 +3,7 @@
 The client is generated at test time from ``/api/schema/`` of a gunicorn on the test database.
 Through it a director records a game of every family move by move (a layout, Scarnie's and a
 tarot hand's deal, the legal moves, throws of the dice in the cup, a stand), and reads each back
-with its events, a match's history, a player's stats, a tournament's standings and the exports.
+with its events, a match's history, a player's stats, a tournament's standings and every PDF export (as bytes).
 Every answer parses into the generated models with no exception, and nothing in it is left untyped:
 no plain dict anywhere in a parsed answer and no ``additional_properties`` beyond a map's typed
 values (``tests/games/api/test_schema_headers.py`` reads the text answers the same way).
@@ -12,18 +12,23 @@ values (``tests/games/api/test_schema_headers.py`` reads the text answers the sa
 from __future__ import annotations
 
 import importlib
+import json
 import random
+import re
 import sys
+import urllib.request
 import uuid
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
+from django.utils import timezone
 
 from games.rules import registry
 from games.rules.tarot import cards
 from games.store.models import Stream
+from scoring import tasks
 from tests.api_seed import seed
 from tests.games.api import test_schema_headers as shared
 
@@ -145,11 +150,25 @@ def next_move(game: Any, rng: random.Random) -> tuple[str, dict[str, Any]] | Non
     return None
 
 
+def served_schema(url: str) -> dict[str, Any]:
+    asked = urllib.request.Request(
+        f"{url}/api/schema/", headers={"Accept": "application/vnd.oai.openapi+json"}
+    )
+    with urllib.request.urlopen(asked, timeout=30) as served:
+        return dict(json.load(served))
+
+
+def path_names(path: str) -> list[str]:
+    """The parameters of a path, ``{id}`` and the like, as the generated client names them."""
+    return re.findall(r"\{(\w+)\}", path)
+
+
 def test_a_generated_client_records_and_reads_every_family_typed(
     server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     director, token = issued_token("director")
     seeded = seed(director)
+    tasks.nightly_report(timezone.localdate().isoformat())  # tonight's report, to download
     name = generated_client(server, tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     package = importlib.import_module(name)
@@ -190,8 +209,19 @@ def test_a_generated_client_records_and_reads_every_family_typed(
             api.call("v1_tournaments_standings_retrieve", id=seeded.tournament)
             api.call("v1_tournaments_rounds_retrieve", id=seeded.tournament, number=1)
             api.call("v1_events_retrieve")
-            pdf = api.call("v1_matches_score_sheet_pdf_retrieve", id=seeded.match)
-            assert pdf is None or hasattr(pdf, "payload") or isinstance(pdf, bytes)
+            # every binary export, as bytes: each operation answering a PDF, on the seeded rows
+            values = shared.path_values(seeded)
+            pdfs = [
+                (path, operation["operationId"])
+                for path, _method, operation in shared.operations(served_schema(server), "get")
+                if "application/pdf" in operation["responses"]["200"].get("content", {})
+            ]
+            assert len(pdfs) == 5, pdfs  # score sheet, standings, table cards, slip, nightly
+            for path, operation_id in pdfs:
+                module = shared.module_of(operation_id)
+                given = values.get(path.split("/")[3], {})
+                pdf = api.call(module, **{key: given[key] for key in path_names(path)})
+                assert pdf.payload.read().startswith(b"%PDF"), path
     finally:
         for loaded in [m for m in sys.modules if m == name or m.startswith(f"{name}.")]:
             del sys.modules[loaded]
