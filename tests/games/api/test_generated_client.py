@@ -4,9 +4,9 @@ The client is generated at test time from ``/api/schema/`` of a gunicorn on the 
 Through it a director records a game of every family move by move (a layout, Scarnie's and a
 tarot hand's deal, the legal moves, throws of the dice in the cup, a stand), and reads each back
 with its events, a match's history, a player's stats, a tournament's standings and every PDF
-export (as bytes). Every answer parses into the generated models with no exception, and nothing in it is left untyped:
-no plain dict anywhere in a parsed answer and no ``additional_properties`` beyond a map's typed
-values (``tests/games/api/test_schema_headers.py`` reads the text answers the same way).
+export (as bytes). Every answer parses into the generated models with no exception, and nothing
+in it is left untyped: no plain dict anywhere in a parsed answer and no ``additional_properties``
+beyond a map's typed values (``tests/games/api/test_schema_headers.py`` reads the text answers the same way).
 """
 
 from __future__ import annotations
