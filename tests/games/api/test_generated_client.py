@@ -6,7 +6,8 @@ tarot hand's deal, the legal moves, throws of the dice in the cup, a stand), and
 with its events, a match's history, a player's stats, a tournament's standings and every PDF
 export (as bytes). Every answer parses into the generated models with no exception, and nothing
 in it is left untyped: no plain dict anywhere in a parsed answer and no ``additional_properties``
-beyond a map's typed values (``tests/games/api/test_schema_headers.py`` reads the text answers the same way).
+beyond a map's typed values (``tests/games/api/test_schema_headers.py`` reads the text answers
+the same way).
 """
 
 from __future__ import annotations
