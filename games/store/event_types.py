@@ -253,11 +253,10 @@ def declared(type_name: str) -> Record | None:
 class _Types(Mapping[str, EventType]):
     """Every event type by name (its version and upcasters), read lazily from the families."""
 
-    def _types(self) -> dict[str, EventType]:
-        return {name: _VERSIONED.get(name, EventType(name)) for name in _all_declared()}
-
     def __getitem__(self, name: str) -> EventType:
-        return self._types()[name]
+        if name not in _all_declared():
+            raise KeyError(name)
+        return _VERSIONED.get(name) or EventType(name)
 
     def __iter__(self) -> Any:
         return iter(_all_declared())
