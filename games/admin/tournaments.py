@@ -4,6 +4,7 @@ assign keepers, close the round, settle, print), each step a service call.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -17,7 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from games.admin import director_tools
+from games.admin import director_tools, documents, entering
 from games.admin.base import (
     ADMIN_META,
     ReadOnlyAdmin,
@@ -38,7 +39,7 @@ from games.store.models import (
 )
 from games.tournaments import standings
 from games.tournaments import state as ts
-from scoring.documents import tournament_pages
+from scoring.documents import labels, tournament_pages
 
 # --- tournaments ------------------------------------------------------------------------------
 
@@ -68,9 +69,10 @@ class TournamentForm(forms.Form):
     )
     tiebreaks = forms.CharField(
         required=False,
-        initial=", ".join(tournament_services.DEFAULT_TIEBREAKS),
+        initial=", ".join(labels.tiebreak(t) for t in tournament_services.DEFAULT_TIEBREAKS),
         widget=forms.TextInput(attrs={"size": 60}),
-        help_text=f"In order, separated by commas, from: {', '.join(standings.TIEBREAKS)}.",
+        help_text="In order, separated by commas, from: "
+        f"{', '.join(labels.tiebreak(t) for t in standings.TIEBREAKS)}.",
     )
     seeding = forms.ChoiceField(
         choices=[("entry", "entry order"), ("random", "at random (the seed is recorded)")],
@@ -98,10 +100,18 @@ class TournamentForm(forms.Form):
             if values[key] is not None:
                 spec[key] = values[key]
         if values["tiebreaks"].strip():
-            spec["tiebreaks"] = [t.strip() for t in values["tiebreaks"].split(",") if t.strip()]
+            spec["tiebreaks"] = [
+                _tiebreak_key(t) for t in values["tiebreaks"].split(",") if t.strip()
+            ]
         if values["double"]:
             spec["double"] = True
         return spec
+
+
+def _tiebreak_key(written: str) -> str:
+    """A tie-break as written, "Sonneborn-Berger" or "sonneborn_berger", as its key: the director
+    writes the names he reads, the service keeps the keys (and refuses a name it does not know)."""
+    return "_".join(written.strip().casefold().replace("-", " ").split())
 
 
 class EnterPlayersForm(forms.Form):
@@ -114,8 +124,9 @@ class EnterPlayersForm(forms.Form):
     names = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 6, "cols": 40}),
-        help_text="Or names, one a line: a new name is registered; a name two players share "
-        "is refused (choose him from the register instead).",
+        help_text="Or names, one a line: a new name is registered; a name that could be more "
+        "than one person (two players share it, or one of that name is entered) is asked about "
+        "on the next page.",
     )
     reason = forms.CharField(
         max_length=500,
@@ -194,20 +205,20 @@ class TournamentTableInline(ReadOnlyInline):
 class TournamentAdmin(ReadOnlyAdmin):
     """Tournaments read-only, with the director's tools as actions and buttons."""
 
-    list_display = ["name", "format", "system", "status", "current_round", "created_at"]
+    list_display = ["name", "game", "pairing", "state", "current_round", "created_at"]
     list_filter = ["status", "system", "format"]
     search_fields = ["name"]
     fields = [
         "name",
-        "format",
-        "system",
-        "status",
+        "game",
+        "pairing",
+        "state",
         "current_round",
         "published",
         "created_at",
         "stream_events",
     ]
-    readonly_fields = ["stream_events"]
+    readonly_fields = ["game", "pairing", "state", "stream_events"]
     inlines = [TournamentEntryInline, TournamentTableInline]
     actions = [
         "pair_next_round",
@@ -226,6 +237,29 @@ class TournamentAdmin(ReadOnlyAdmin):
     @admin.display(description="events")
     def stream_events(self, tournament: Tournament) -> str:
         return events_link(tournament.pk, "the tournament's events")
+
+    # The stored keys ("high-low-scarney", "swiss", "running") as the club says them.
+    @admin.display(description="game", ordering="format")
+    def game(self, tournament: Tournament) -> str:
+        return labels.label(tournament.format)
+
+    @admin.display(description="pairing", ordering="system")
+    def pairing(self, tournament: Tournament) -> str:
+        return labels.label(tournament.system)
+
+    @admin.display(description="status", ordering="status")
+    def state(self, tournament: Tournament) -> str:
+        return labels.label(tournament.status)
+
+    def render_change_form(
+        self, request: HttpRequest, context: dict[str, Any], *args: Any, **kwargs: Any
+    ) -> HttpResponse:
+        tournament = kwargs.get("obj")
+        if isinstance(tournament, Tournament):
+            # Every document and screen of the evening, under the tournament's fields.
+            state = tournament_pages.tournament_state(tournament)
+            context["documents"] = documents.links(tournament, state)
+        return super().render_change_form(request, context, *args, **kwargs)
 
     # --- adding: through the service, never a model save ----------------------------------
 
@@ -284,9 +318,18 @@ class TournamentAdmin(ReadOnlyAdmin):
 
     def enter_view(self, request: HttpRequest, object_id: uuid.UUID) -> HttpResponse:
         tournament = self._tournament(request, object_id)
+        if request.method == "POST" and request.POST.get("step") == "who":
+            return self._who_is_who(request, tournament)
         form = EnterPlayersForm(request.POST or None, tournament=tournament)
         if request.method == "POST" and form.is_valid():
-            self._enter(request, tournament, form.specs(), form.cleaned_data["reason"] or None)
+            lines = entering.lines_of(form.cleaned_data["names"])
+            chosen = [p.pk for p in form.cleaned_data["players"]]
+            reason = form.cleaned_data["reason"] or ""
+            asked = entering.unclear(tournament, lines)
+            if asked:
+                return self._who_page(request, tournament, (lines, chosen, reason), asked)
+            specs = [(line, {"name": line}) for line in lines]
+            self._enter(request, tournament, _picked(chosen) + specs, reason or None)
             return self._back(tournament)
         return form_page(
             self,
@@ -296,6 +339,49 @@ class TournamentAdmin(ReadOnlyAdmin):
             submit="Enter",
             original=tournament,
             intro="Late entries join from the next round.",
+        )
+
+    def _who_is_who(self, request: HttpRequest, tournament: Tournament) -> HttpResponse:
+        """The second page's answer: each unclear name said to be someone, then all entered."""
+        typed = _typed(request)
+        if typed is None:
+            messages.error(request, "The names were lost on the way: type them again.")
+            return HttpResponseRedirect(
+                reverse("admin:games_tournament_enter", args=[tournament.pk])
+            )
+        lines, chosen, reason = typed
+        asked = entering.unclear(tournament, lines)
+        entered = set(tournament.entries.values_list("player_id", flat=True))
+        form = entering.WhoIsWhoForm(request.POST, lines=lines, asked=asked, entered=entered)
+        if not form.is_valid():
+            return self._who_page(request, tournament, typed, asked, form)
+        self._enter(request, tournament, _picked(chosen) + form.specs(lines, asked), reason or None)
+        return self._back(tournament)
+
+    def _who_page(
+        self,
+        request: HttpRequest,
+        tournament: Tournament,
+        typed: tuple[list[str], list[int], str],
+        asked: dict[int, list[Player]],
+        form: forms.Form | None = None,
+    ) -> TemplateResponse:
+        lines, chosen, reason = typed
+        entered = set(tournament.entries.values_list("player_id", flat=True))
+        if form is None:
+            form = entering.WhoIsWhoForm(lines=lines, asked=asked, entered=entered)
+        hidden = [("step", "who"), ("lines", json.dumps(lines)), ("reason", reason)]
+        hidden += [("players", str(pk)) for pk in chosen]
+        return form_page(
+            self,
+            request,
+            form,
+            title=f"Who is who? Enter players in {tournament}",
+            submit="Enter",
+            original=tournament,
+            hidden=hidden,
+            intro="Some names could be more than one person: say who each one is. The other "
+            "names are entered as they are.",
         )
 
     def _enter(
@@ -451,7 +537,7 @@ class TournamentAdmin(ReadOnlyAdmin):
     def standings_view(self, request: HttpRequest, object_id: uuid.UUID) -> HttpResponse:
         tournament = self._tournament(request, object_id)
         state = tournament_pages.tournament_state(tournament)
-        upto = _round_param(request, len(state.rounds)) or 0
+        upto = _round_param(request, state.last_complete)
         page = tournament_pages.standings_page(state, upto)
         context = {"tournament": tournament, "back": self._change_url(tournament), **page}
         return TemplateResponse(request, "admin/games/tournament/standings.html", context)
@@ -498,6 +584,25 @@ class TournamentAdmin(ReadOnlyAdmin):
             return None
         tournament = queryset.get()
         return HttpResponseRedirect(reverse(f"admin:games_tournament_{page}", args=[tournament.pk]))
+
+
+def _picked(players: list[int]) -> list[tuple[str, Any]]:
+    """The register's players chosen, as (what to call them in a message, entry spec)."""
+    names = dict(Player.objects.filter(pk__in=players).values_list("pk", "name"))
+    return [(names.get(pk, f"Player {pk}"), {"player": pk}) for pk in players]
+
+
+def _typed(request: HttpRequest) -> tuple[list[str], list[int], str] | None:
+    """The first page's names, players and reason, carried by the second page; None if they
+    did not come back whole."""
+    try:
+        lines = json.loads(request.POST.get("lines", ""))
+        players = [int(pk) for pk in request.POST.getlist("players")]
+    except ValueError:
+        return None
+    if not isinstance(lines, list) or not all(isinstance(x, str) and x for x in lines):
+        return None
+    return [x[:100] for x in lines[:500]], players, request.POST.get("reason", "")[:500]
 
 
 def _round_param(request: HttpRequest, last: int) -> int | None:

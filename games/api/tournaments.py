@@ -33,6 +33,7 @@ from games.api.http.renderers import JsonTextRenderer
 from games.api.schema import answers
 from games.api.streams import CURSOR, PAGE_PARAMS
 from games.play import permissions, register, tournament_services, tournament_shapes
+from games.play.tables import codes
 from games.store import folding
 from games.store.canonical import BadValue
 from games.store.models import Event, Player, Tournament
@@ -296,12 +297,15 @@ class TournamentRounds(TournamentView):
                 tournament_id=pk,
                 tables=body.get("tables"),
                 seed=seed,
+                override=bool(body.get("override")),
+                reason=body.get("reason"),
                 user=request.user,
                 meta=client_meta(request),
             )
         folded = self.folded(request, pk)
         return Response(
-            tournament_shapes.round_json(folded.state, number), status=status.HTTP_201_CREATED
+            tournament_shapes.round_json(folded.state, number, _codes(request, pk, number)),
+            status=status.HTTP_201_CREATED,
         )
 
 
@@ -311,7 +315,32 @@ class TournamentRound(TournamentView):
         state: ts.TournamentState = self.folded(request, pk).state
         if not 1 <= number <= len(state.rounds):
             raise Http404(f"Round {number} is not paired (yet).")
-        return Response(tournament_shapes.round_json(state, number))
+        return Response(tournament_shapes.round_json(state, number, _codes(request, pk, number)))
+
+
+def _codes(request: Request, pk: uuid.UUID, number: int) -> dict[int, str] | None:
+    """The round's table codes for a director; None (not shown) for anyone else."""
+    if not permissions.is_director(request.user):
+        return None
+    return codes.live_codes(pk, number)
+
+
+class TournamentTableCode(TournamentView):
+    """``POST`` issues the table a new keeper code (the old one stops at once); ``DELETE``
+    revokes it. Directors only."""
+
+    @extend_schema(request=None, responses={201: answers.TableAnswer})
+    def post(self, request: Request, pk: uuid.UUID, number: int, table: int) -> Response:
+        codes.reissue(tournament_id=pk, round=number, table=table, user=request.user)
+        state: ts.TournamentState = self.folded(request, pk).state
+        answer = tournament_shapes.round_json(state, number, _codes(request, pk, number))
+        seated = next(t for t in answer["tables"] if t["table"] == table)
+        return Response(seated, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request, pk: uuid.UUID, number: int, table: int) -> Response:
+        codes.revoke(tournament_id=pk, round=number, table=table, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class TournamentKeepers(TournamentView):
@@ -336,7 +365,8 @@ class TournamentKeepers(TournamentView):
 
 
 class TournamentStandings(TournamentView):
-    """``?round=N`` (default: the latest), ``?as_of=`` a time."""
+    """``?round=N`` (default: the last round with every result in; ``in_play`` names the round
+    being played), ``?as_of=`` a time."""
 
     query_names = ("round", "as_of")
 
@@ -344,7 +374,7 @@ class TournamentStandings(TournamentView):
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         def build(folded: folding.Folded) -> dict[str, Any]:
             state: ts.TournamentState = folded.state
-            upto = _int_param(request, "round", len(state.rounds), 0, len(state.rounds))
+            upto = _int_param(request, "round", state.last_complete, 0, len(state.rounds))
             return tournament_shapes.standings_json(state, upto)
 
         return self.answer(request, pk, build)

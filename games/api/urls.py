@@ -5,7 +5,7 @@ The recording routes come first: they take most requests, and URLs are tried in 
 
 from django.urls import path
 
-from games.api import reads, reports, streams, tournaments, webhooks
+from games.api import reads, reports, streams, tokens, tournaments, webhooks
 
 urlpatterns = [
     path("games/", streams.GameList.as_view(), name="game-list"),
@@ -53,6 +53,11 @@ urlpatterns = [
         name="tournament-round",
     ),
     path(
+        "tournaments/<uuid:pk>/rounds/<int:number>/tables/<int:table>/code/",
+        tournaments.TournamentTableCode.as_view(),
+        name="tournament-table-code",
+    ),
+    path(
         "tournaments/<uuid:pk>/keepers/",
         tournaments.TournamentKeepers.as_view(),
         name="tournament-keepers",
@@ -90,6 +95,11 @@ urlpatterns = [
     path("matches/history.csv", reads.MatchHistoryCsv.as_view(), name="match-history-csv"),
     path("players/<int:pk>/plays.json", reads.PlayerPlays.as_view(), name="player-plays"),
     path("players/<int:pk>/stats/", reads.PlayerStats.as_view(), name="player-stats"),
+    path(
+        "players/<int:pk>/games.ndjson",
+        reads.PlayerGamesNdjson.as_view(),
+        name="player-games-ndjson",
+    ),
     # Printed documents (scoring/documents/reports.py): stored renderings, 202 while one renders.
     *[
         path(
@@ -131,6 +141,10 @@ urlpatterns = [
         )
     ],
     path("reports/nightly/", reports.NightlyList.as_view(), name="nightly-reports"),
+    # A user's own API tokens. Any segment is an id, so that a method it does not take is 405
+    # whatever the id (as the webhooks').
+    path("tokens/", tokens.TokenList.as_view(), name="token-list"),
+    path("tokens/<str:pk>/", tokens.TokenDetail.as_view(), name="token-detail"),
     # Webhooks (directors).
     path("webhooks/", webhooks.WebhookList.as_view(), name="webhook-list"),
     path("webhooks/<str:pk>/", webhooks.WebhookDetail.as_view(), name="webhook-detail"),

@@ -2,13 +2,15 @@
 
 from django.urls import path
 
-from games.pages import sheet_views
+from games.pages import sheet_views, tournament_tables
 
 app_name = "scoring-pages"
 
 urlpatterns = [
     path("matches/<uuid:pk>/", sheet_views.match_page, name="match"),
     path("matches/<uuid:pk>/lines/", sheet_views.match_line, name="match-line"),
+    path("matches/<uuid:pk>/confirm/", tournament_tables.confirm, name="match-confirm"),
+    path("matches/<uuid:pk>/next-game/", tournament_tables.next_game, name="match-next-game"),
     path("tournaments/<uuid:pk>/", sheet_views.tournament_page, name="tournament"),
     path("tournaments/<uuid:pk>/scoreboard/", sheet_views.scoreboard_page, name="scoreboard"),
     path("tournaments/<uuid:pk>/scoreboard/board/", sheet_views.scoreboard_board, name="board"),

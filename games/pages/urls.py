@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.pages import views
+from games.pages import tournament_tables, views
 
 app_name = "pages"
 
@@ -13,6 +13,7 @@ urlpatterns = [
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("t/<str:code>/", tournament_tables.keeper_link, name="keeper-link"),
     path("games/new/", views.game_new, name="game-new"),
     path("games/<uuid:pk>/", views.game_page, name="game"),
     path("games/<uuid:pk>/table/", views.game_table, name="game-table"),

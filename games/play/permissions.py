@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import connection
 
-from games.store.models import Player, Stream
+from games.store.models import Player, Stream, TableCode
 
 DIRECT = "games.direct"
 
@@ -138,7 +138,7 @@ def check_may_record(user: Any, stream_id: uuid.UUID) -> None:
     """Refuse a write by anyone but the stream's recorders and the directors."""
     check_logged_in(user)
     allowed, at_table = _recorder_row(user, stream_id)
-    if not allowed and at_table:
+    if not allowed and (at_table or is_table_keeper(user)):
         raise NotPermitted(
             "permission.not_your_table",
             "This is a tournament table's match: only the keepers assigned to this table, the "
@@ -149,6 +149,23 @@ def check_may_record(user: Any, stream_id: uuid.UUID) -> None:
             "permission.not_a_recorder",
             "Only this game's or match's recorders may record in it: the user who created it, "
             "the score-keepers it names, and the directors.",
+        )
+
+
+def is_table_keeper(user: Any) -> bool:
+    """Is ``user`` a table code's keeper (games.play.tables.codes), who records at one table?"""
+    if user is None or not user.is_authenticated:
+        return False
+    return TableCode.objects.filter(keeper_id=user.pk).exists()
+
+
+def check_not_table_keeper(user: Any) -> None:
+    """A table code records at its table alone: it starts no game or match of its own."""
+    if is_table_keeper(user):
+        raise NotPermitted(
+            "permission.not_your_table",
+            "This browser keeps score at one tournament table by its code: it records there "
+            "alone. Log in to start a game or match of your own.",
         )
 
 

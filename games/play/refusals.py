@@ -84,7 +84,7 @@ FACTS: Mapping[str, Shape] = {
             "colour colours count cumulative extra faces format frame game hand holder locked "
             "minimum occupant opponent over pawn pawns pending position positions rating round "
             "rule score scores seat seats shooter showing station stations teams totals type "
-            "value winner"
+            "unconfirmed value winner"
         ).split()
     },
 }

@@ -26,6 +26,7 @@ from games.rules.events import (
     MATCH_RATED,
     MATCH_SETTLED,
     MATCH_STARTED,
+    RESULT_CONFIRMED,
     SERVICE_ONLY,
     UNDO,
 )
@@ -127,6 +128,8 @@ def game_start(
         # A match's next game is started by one of the match's recorders.
         permissions.check_may_record(user, match.pk)
         _check_not_abandoned(match.stream)
+    else:
+        permissions.check_not_table_keeper(user)
     players = [player_resolve(spec, user=user) for spec in (seats or [])]
     if match is not None:
         players = _match_players(match, players)
@@ -244,6 +247,7 @@ def match_start(
     ``tournament`` (``{"id", "round", "table"}``) places a tournament's match at its table.
     """
     permissions.check_logged_in(user)
+    permissions.check_not_table_keeper(user)
     players, teams, ruleset = canonical(players), canonical(teams), canonical(ruleset)
     engine = folding.MatchEngine(format)
     if entry not in ("live", "sheet"):
@@ -462,7 +466,33 @@ def _record(
     _check_not_abandoned(stream)
     if type == UNDO and stream.status != Stream.Status.IN_PROGRESS:
         _check_reopen(user, data)
+    if type == RESULT_CONFIRMED:
+        return _confirmed(stream, event_id, data, meta, user)
     return appending.append(stream, event_id, type, data, meta, None)
+
+
+def _confirmed(
+    stream: Stream, event_id: uuid.UUID, data: dict[str, Any], meta: dict[str, Any], user: Any
+) -> appending.Recorded:
+    """A tournament table's result agreed by a seat (any of the table's recorders, at the
+    table) or confirmed by a director; the tournament counts it in this same transaction."""
+    if stream.category != Stream.Category.MATCH or not stream.match.tournament_id:
+        raise IllegalEvent(
+            "result.not_a_table",
+            "Only the result of a tournament table's match is confirmed.",
+        )
+    if ("seat" in data) == bool(data.get("director")):
+        raise IllegalEvent(
+            "result.bad_confirmation",
+            'A confirmation names one seat, {"seat": 1}, or is a director\'s, {"director": true}.',
+        )
+    if data.get("director"):
+        permissions.check_director(user)
+    recorded = appending.append(stream, event_id, RESULT_CONFIRMED, data, meta, None)
+    reactions.publish(
+        reactions.RESULT_CONFIRMED, stream=stream, event=recorded.event, data=data, user=user
+    )
+    return recorded
 
 
 def _check_not_abandoned(stream: Stream) -> None:

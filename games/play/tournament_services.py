@@ -18,13 +18,23 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games.play import appending, permissions, services
+from games.play import appending, permissions, register, services
+from games.play.tables import codes
 from games.rules import registry
 from games.rules.base import make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent, StateConflict
 from games.store import event_types, folding, journal
 from games.store.canonical import canonical
-from games.store.models import Match, Stream, Tournament, TournamentEntry, TournamentTable
+from games.store.models import (
+    Event,
+    Game,
+    Match,
+    Player,
+    Stream,
+    Tournament,
+    TournamentEntry,
+    TournamentTable,
+)
 from games.tournaments import layouts, rounds, standings
 from games.tournaments import state as ts
 
@@ -188,12 +198,37 @@ def entry_add(
     late = bool(folded.state.rounds)
     if late or reason is not None:
         _check_entry_reason(reason, late)
-    player = services.player_resolve(spec, user=user)
-    data = {"player": player.pk, "name": player.name}
+    player = _entrant(spec, folded.state, user)
+    data: dict[str, Any] = {"player": player.pk, "name": player.name}
+    if isinstance(spec, dict) and spec.get("label") is not None:
+        data["label"] = spec["label"].strip() if isinstance(spec["label"], str) else spec["label"]
     if reason is not None:
         data["reason"] = reason.strip()
     state: ts.TournamentState = _append(stream, ts.ENTERED, data, user, folded, meta=meta).state
     return state.entry(player.pk)
+
+
+def _entrant(spec: Any, state: ts.TournamentState, user: Any) -> Player:
+    """The player an entry names. A name is asked about (``player.ambiguous``) when it could be
+    more than one person: several registered players have it, or the one who has it is entered
+    already (a second Pat tonight is not the first one entered twice). ``"new": true`` enters a
+    new player of that name."""
+    if not isinstance(spec, dict) or spec.get("name") is None or spec.get("player") is not None:
+        return services.player_resolve(spec, user=user)
+    if spec.get("member_number") is not None:
+        return services.player_resolve(spec, user=user)
+    name = spec["name"].strip() if isinstance(spec["name"], str) else spec["name"]
+    if spec.get("new") is True:
+        return register.player_register(name=name, user=user)
+    player = services.player_resolve({"name": name}, user=user)
+    if any(e.player == player.pk for e in state.entries):
+        raise BadSetup(
+            "player.ambiguous",
+            f"{player.name} is already entered. To enter another player called {player.name}, "
+            'send {"name": ..., "new": true} (and a "label" to tell them apart, e.g. "Pat K.").',
+            candidates=[{"player": player.pk, "name": player.name}],
+        )
+    return player
 
 
 def _check_entry_reason(reason: Any, late: bool) -> None:
@@ -214,25 +249,55 @@ def round_pair(
     user: Any,
     tables: Sequence[Sequence[int]] | None = None,
     seed: int | None = None,
+    override: bool = False,
+    reason: str | None = None,
     meta: dict[str, Any] | None = None,
 ) -> int:
     """Pair the next round (by the system, or ``tables`` by hand) and start its matches.
 
     The current round is closed first when all its results are in; while a table still plays
-    the answer is 409 ``round.results_missing``. A random first round of ``tables`` without a
-    ``seed`` draws one here and records it in ``round.paired``.
+    the answer is 409 ``round.results_missing``, and while a result awaits its table's
+    confirmation 409 ``round.results_unconfirmed`` unless the director ``override``s it with a
+    ``reason`` (recorded in ``round.closed``). A random first round of ``tables`` without a
+    ``seed`` draws one here and records it in ``round.paired``. Each table gets its keeper code.
     """
     permissions.check_director(user)
     stream = _lock(tournament_id)
     folded = folding.load(stream)
     current = folded.state.current
     if current is not None and not current.closed:
-        closing = {"round": current.number}
+        closing = {"round": current.number, **_override(current, override, reason)}
         folded = _append(stream, ts.ROUND_CLOSED, closing, user, folded, meta=meta)
     data = _pairing(folded.state, tables, seed)
     _start_matches(stream, folded.header, folded.state, data)
     _append(stream, ts.PAIRED, data, user, folded, meta=meta)
+    codes.issue_round(stream.pk, data["round"], data["tables"])
     return int(data["round"])
+
+
+def _override(current: ts.Round, override: bool, reason: str | None) -> dict[str, Any]:
+    """What closing the round records of a director's override (nothing without one)."""
+    if current.missing:
+        return {}  # the fold refuses it: round.results_missing says more than unconfirmed
+    if override:
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
+            raise IllegalEvent(
+                "tournament.reason_required",
+                "Pairing over an unconfirmed result says why in 1 to 500 characters: "
+                'send {"override": true, "reason": "..."}.',
+                field="reason",
+            )
+        return {"reason": reason.strip()} if current.unconfirmed else {}
+    if current.unconfirmed:
+        tables = ", ".join(str(n) for n in current.unconfirmed)
+        raise StateConflict(
+            "round.results_unconfirmed",
+            f"Round {current.number}'s result at table(s) {tables} is not confirmed by its "
+            "players yet: have them confirm at the table, confirm it yourself, or pair anyway "
+            'with {"override": true, "reason": "..."}.',
+            unconfirmed=list(current.unconfirmed),
+        )
+    return {}
 
 
 @transaction.atomic
@@ -266,6 +331,7 @@ def round_repair(
         data["layouts"] = list(current.layouts)
     _start_matches(stream, folded.header, state, data)
     _append(stream, ts.REPAIRED, data, user, folded, meta=meta)
+    codes.issue_round(stream.pk, data["round"], data["tables"])
     old = [t.match for t in current.tables if t.match]
     # After the commit, outside the tournament's lock: a match's close takes its match's lock
     # and then the tournament's, so taking them the other way round here could deadlock. The
@@ -449,10 +515,50 @@ def result_from_match(*, stream: Stream, folded: folding.Folded, data: dict[str,
     }
     if "rating" in data:
         result["rating"] = data["rating"]
+    if _entered_by_director(stream.pk):
+        result["confirmed"] = True
     tournament = _lock(uuid.UUID(place["id"]))
     event_id = uuid.uuid5(stream.pk, ts.RESULT_RECORDED)
     if journal.find(event_id) is None:
         _append(tournament, ts.RESULT_RECORDED, result, None, event_id=event_id)
+
+
+def _entered_by_director(match_id: uuid.UUID) -> bool:
+    """Did a director record the match's last scoring event (its sheet, or a game's last move)?
+    A result a director enters is confirmed by its entry."""
+    games = Game.objects.filter(match_id=match_id).values_list("stream_id", flat=True)
+    streams = [match_id, *games]
+    recent = Event.objects.filter(stream_id__in=streams).order_by("-position")
+    for meta in recent.values_list("meta", flat=True)[:50]:
+        recorder = (meta or {}).get("recorded_by")
+        if recorder is not None:
+            user = get_user_model().objects.filter(pk=recorder).first()
+            return permissions.is_director(user)
+    return False
+
+
+def confirmation_from_match(*, stream: Stream, event: Any, data: dict[str, Any], user: Any) -> None:
+    """A match's ``result.confirmed`` counted by its tournament (``table.confirmed``), in the
+    match's transaction: the match's lock first, the tournament's second, as everywhere."""
+    place = folding.load(stream).header["tournament"]
+    tournament = _lock(uuid.UUID(place["id"]))
+    folded = folding.load(tournament)
+    played = folded.state.round(place["round"])
+    table = played.table(place["table"])
+    if played.closed:
+        raise StateConflict(
+            "round.closed", f"Round {played.number} is closed: its results are final."
+        )
+    seat = data.get("seat")
+    if table.director_confirmed or (seat is not None and seat in table.confirmed_seats):
+        who = "A director" if table.director_confirmed else f"Seat {seat}"
+        raise StateConflict(
+            "result.already_confirmed",
+            f"{who} has already confirmed table {table.number}'s result.",
+        )
+    confirmed = {"round": played.number, "table": table.number, **data}
+    event_id = uuid.uuid5(event.id, ts.CONFIRMED)
+    _append(tournament, ts.CONFIRMED, confirmed, user, folded, event_id=event_id)
 
 
 def duplicate_layout(match: Match, number: int | None) -> Any:
@@ -527,7 +633,8 @@ def _project(stream: Stream, state: ts.TournamentState) -> None:
     Tournament.objects.filter(pk=stream.pk).update(
         status=state.status, current_round=current.number if current else 0
     )
-    names = {e.player: e.name for e in state.entries}
+    codes.expire_closed(stream.pk, [r.number for r in state.rounds if r.closed])
+    names = state.labels()
     for entry in state.entries:
         TournamentEntry.objects.update_or_create(
             tournament_id=stream.pk,

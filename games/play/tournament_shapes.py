@@ -33,6 +33,7 @@ def tournament_json(folded: folding.Folded, pk: uuid.UUID) -> dict[str, Any]:
     state: ts.TournamentState = folded.state
     settings = state.settings
     current = state.current
+    labels = state.labels()
     return {
         "id": str(pk),
         "name": settings.name,
@@ -50,6 +51,7 @@ def tournament_json(folded: folding.Folded, pk: uuid.UUID) -> dict[str, Any]:
             {
                 "player": e.player,
                 "name": e.name,
+                "label": labels[e.player],
                 "status": "withdrawn" if e.withdrawn_after is not None else "active",
                 "joined": e.joined,
             }
@@ -58,10 +60,17 @@ def tournament_json(folded: folding.Folded, pk: uuid.UUID) -> dict[str, Any]:
     }
 
 
-def round_json(state: ts.TournamentState, number: int) -> dict[str, Any]:
-    """One round: its tables with their seats, keepers, match status and result; its byes."""
+def round_json(
+    state: ts.TournamentState, number: int, codes: dict[int, str] | None = None
+) -> dict[str, Any]:
+    """One round: its tables with their seats, keepers, match status and result; its byes.
+
+    ``codes`` (table: code) are given for a director only: a table's code lets whoever holds
+    it record at that table.
+    """
     played = state.round(number)
     names = {e.player: e.name for e in state.entries}
+    labels = state.labels()
     statuses = dict(
         Stream.objects.filter(pk__in=[t.match for t in played.tables if t.match]).values_list(
             "pk", "status"
@@ -71,24 +80,37 @@ def round_json(state: ts.TournamentState, number: int) -> dict[str, Any]:
         "number": played.number,
         "status": "finished" if played.closed or not played.missing else "playing",
         "closed": played.closed,
-        "tables": [_table_json(t, names, statuses) for t in played.tables],
-        "byes": [{"player": p, "name": names.get(p, ""), "points": pts} for p, pts in played.byes],
+        "tables": [_table_json(t, played, (names, labels), statuses, codes) for t in played.tables],
+        "byes": [
+            {"player": p, "name": names.get(p, ""), "label": labels.get(p, ""), "points": pts}
+            for p, pts in played.byes
+        ],
         "missing": list(played.missing),
+        "unconfirmed": list(played.unconfirmed),
         "seed": played.seed,
         "layouts": list(played.layouts),
     }
 
 
-def _table_json(table: ts.Table, names: dict[int, str], statuses: dict[Any, str]) -> dict[str, Any]:
+def _table_json(
+    table: ts.Table,
+    played: ts.Round,
+    shown: tuple[dict[int, str], dict[int, str]],
+    statuses: dict[Any, str],
+    codes: dict[int, str] | None,
+) -> dict[str, Any]:
+    names, labels = shown
     result = table.result
-    return {
+    answer = {
         "table": table.number,
         "seats": [
-            {"seat": i, "player": p, "name": names.get(p, "")} for i, p in enumerate(table.players)
+            {"seat": i, "player": p, "name": names.get(p, ""), "label": labels.get(p, "")}
+            for i, p in enumerate(table.players)
         ],
         "match": table.match,
         "keepers": list(table.keepers),
-        "status": statuses.get(uuid.UUID(table.match), "in_progress") if table.match else None,
+        "status": _table_status(table, played, statuses),
+        "confirmed": list(table.confirmed_seats),
         "result": None
         if result is None
         else {
@@ -101,22 +123,44 @@ def _table_json(table: ts.Table, names: dict[int, str], statuses: dict[Any, str]
             "reason": result.reason,
         },
     }
+    if codes is not None:
+        code = codes.get(table.number)
+        answer["code"] = code
+        answer["keeper_url"] = f"/t/{code}/" if code else None
+    return answer
 
 
-def standings_json(state: ts.TournamentState, upto: int) -> dict[str, Any]:
-    """The standings after round ``upto``, with their tie-breaks and how they were reached."""
+def _table_status(table: ts.Table, played: ts.Round, statuses: dict[Any, str]) -> str | None:
+    """in_progress, unconfirmed (played, awaiting its players' agreement), finished, settled."""
+    if not table.match:
+        return None
+    if not played.closed and table.unconfirmed:
+        return "unconfirmed"
+    return statuses.get(uuid.UUID(table.match), "in_progress")
+
+
+def standings_json(state: ts.TournamentState, upto: int | None = None) -> dict[str, Any]:
+    """The standings after round ``upto`` (default: the last complete round), with their
+    tie-breaks and how they were reached; ``in_play`` names the round being played, if any.
+    A row counting a result its table has not confirmed yet says so (``unconfirmed``)."""
+    upto = state.last_complete if upto is None else upto
     table = rounds.standings_at(state, upto)
+    names = {e.player: e.name for e in state.entries}
+    pending = _unconfirmed_players(state, upto)
     return {
         "round": table.round,
+        "in_play": state.in_play,
         "rows": [
             {
                 "rank": row.rank,
                 "player": row.player,
-                "name": row.name,
+                "name": names.get(row.player, row.name),
+                "label": row.name,
                 "points": row.points,
                 "played": row.played,
                 "tiebreaks": row.tiebreaks,
                 "net": row.net,
+                "unconfirmed": row.player in pending,
                 "ratings": [{"round": r, "rating": rating} for r, rating in row.ratings],
             }
             for row in table.rows
@@ -125,11 +169,21 @@ def standings_json(state: ts.TournamentState, upto: int) -> dict[str, Any]:
     }
 
 
+def _unconfirmed_players(state: ts.TournamentState, upto: int) -> set[int]:
+    return {
+        player
+        for played in state.rounds[:upto]
+        for table in played.tables
+        if table.number in played.unconfirmed
+        for player in table.players
+    }
+
+
 def settlement_json(state: ts.TournamentState) -> dict[str, Any]:
     """Who owes whom tonight: each player's net, paid with the fewest transfers."""
     results, _ = rounds.inputs(state, len(state.rounds))
     nets = settlement.evening_nets(results)
-    names = {e.player: e.name for e in state.entries}
+    names = state.labels()  # a payment line names whom to pay: by label
     # Chips left in a pot (a split remainder) stay there; the rest is paid between players.
     left = settlement.left_in_pot(nets)
     payments = settlement.fewest_transfers(nets)

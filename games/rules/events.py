@@ -28,6 +28,8 @@ SCARNEY_CALLED = "game.scarney_called"
 THROWN = "dice.thrown"
 STOOD = "shooter.stood"
 DOUBLE_DOWN = "double_down.called"
+# A seat of a tournament table agrees to its match's result (or a director confirms it).
+RESULT_CONFIRMED = "result.confirmed"
 
 # Events a client may never record: the service writes them itself.
 SERVICE_ONLY = frozenset(

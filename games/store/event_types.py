@@ -33,6 +33,7 @@ from games.rules.events import (
     MATCH_SETTLED,
     MATCH_STARTED,
     REGISTER_OPENED,
+    RESULT_CONFIRMED,
     TAKEN_OFF,
     UNDO,
 )
@@ -43,6 +44,7 @@ from games.rules.shapes import (
     SEAT,
     SEATS,
     AnyOf,
+    Boolean,
     Integer,
     ListOf,
     Nullable,
@@ -199,6 +201,13 @@ def _service_shapes() -> dict[str, Record]:
             player=PLAYER_ID,
             into=PLAYER_ID,
             reason=REASON,
+        ),
+        RESULT_CONFIRMED: record(
+            'A tournament table\'s match: a seat agrees to the result ({"seat": 1}), or a '
+            'director confirms it for the table ({"director": true}).',
+            optional=("seat", "director"),
+            seat=SEAT,
+            director=Boolean(doc="true: a director confirms the whole table's result"),
         ),
         UNDO: record(
             "A take-back of the last move in force; a director reopening a finished game says why.",

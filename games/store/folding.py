@@ -31,11 +31,13 @@ from django.conf import settings
 
 from games.rules import registry
 from games.rules.base import Move, Rules, fold_states, make_ruleset, step
+from games.rules.errors import StateConflict
 from games.rules.events import (
     GAME_STARTED,
     MATCH_SETTLED,
     MATCH_STARTED,
     REGISTER_OPENED,
+    RESULT_CONFIRMED,
     TOURNAMENT_CREATED,
     UNDO,
 )
@@ -50,8 +52,9 @@ from games.tournaments import state as tournament_state
 # 3: the rule modules moved into family packages (pickles name class paths); 4: authenticated;
 # 5: Scarney 3000 keeps its turns packed and only the last turn's throws; 6: the Scarney dice
 # games' rulesets moved from their family's ``scoring`` module to ``throws``; 7: a finished
-# Truffle hand keeps Dealer's discards in Opposite's pile when Dealer won no trick (21.2).
-SNAPSHOT_FORMAT = 7
+# Truffle hand keeps Dealer's discards in Opposite's pile when Dealer won no trick (21.2); 8: a
+# tournament's entries, results and tables hold labels and confirmations.
+SNAPSHOT_FORMAT = 8
 # The first event of a stream of each category.
 START_EVENTS = (GAME_STARTED, MATCH_STARTED, TOURNAMENT_CREATED, REGISTER_OPENED)
 
@@ -89,6 +92,15 @@ class MatchEngine:
         return self.rules.initial_state(ruleset, len(header["players"]), header.get("teams"))
 
     def apply(self, state: Any, move: Move) -> Any:
+        if move.type == RESULT_CONFIRMED:
+            # The table's agreement to the result: the tournament's to count (table.confirmed),
+            # nothing the format scores. It comes once the match is played out.
+            if self.rules.next_game_number(state) is not None:
+                raise StateConflict(
+                    "result.not_finished",
+                    "This match is still being played: its result is confirmed once it ends.",
+                )
+            return state
         return self.rules.apply(state, move)
 
     def status(self, state: Any) -> str:

@@ -25,12 +25,16 @@ class Player(models.Model):
     name = models.CharField(max_length=100)
     member_number = models.CharField(max_length=30, null=True, blank=True, unique=True)
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        verbose_name="login",
     )
     merged_into = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name="registered")
 
     class Meta:
         ordering = ["name", "id"]
@@ -56,26 +60,41 @@ class Stream(models.Model):
         ABANDONED = "abandoned"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    category = models.CharField(max_length=10, choices=Category.choices)
-    kind = models.CharField(max_length=60, help_text="Game kind or match format (RULES.md 0.3).")
-    version = models.PositiveIntegerField(default=0)
+    category = models.CharField(max_length=10, choices=Category.choices, verbose_name="log of a")
+    kind = models.CharField(
+        max_length=60,
+        help_text="Game kind or match format (RULES.md 0.3).",
+        verbose_name="game or format",
+    )
+    version = models.PositiveIntegerField(default=0, verbose_name="events recorded")
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PROGRESS)
     # A cache of the folded state at `snapshot_version`; the events stay the source of truth.
     snapshot = models.BinaryField(null=True, blank=True, editable=False)
-    snapshot_version = models.PositiveIntegerField(default=0)
-    head_hash = models.CharField(max_length=64, default="", editable=False)
-    is_public = models.BooleanField(default=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    snapshot_version = models.PositiveIntegerField(default=0, verbose_name="snapshot at event")
+    head_hash = models.CharField(
+        max_length=64, default="", editable=False, verbose_name="last event's hash"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    is_public = models.BooleanField(default=True, verbose_name="public")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        verbose_name="started by",
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name="started")
     # Score-keepers named by the creator or a director: they may record in this stream (and, for
     # a match, in its games), as its creator and the directors may.
     keepers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="kept_streams", blank=True
+        settings.AUTH_USER_MODEL,
+        related_name="kept_streams",
+        blank=True,
+        verbose_name="score-keepers",
     )
 
     class Meta:
+        # A game's, a match's, a tournament's or the register's events, in order: its log.
+        verbose_name = "event log"
         indexes = [models.Index(fields=["category", "kind", "status"])]
         permissions = [
             ("direct", "Can direct: record in any game or match and reopen finished ones"),
@@ -87,11 +106,18 @@ class Stream(models.Model):
 
 class Match(models.Model):
     stream = models.OneToOneField(
-        Stream, primary_key=True, on_delete=models.PROTECT, related_name="match"
+        Stream,
+        primary_key=True,
+        on_delete=models.PROTECT,
+        related_name="match",
+        verbose_name="event log",
     )
     format = models.CharField(max_length=60)
     entry = models.CharField(
-        max_length=10, choices=[("live", "live"), ("sheet", "sheet")], default="live"
+        max_length=10,
+        choices=[("live", "live"), ("sheet", "sheet")],
+        default="live",
+        verbose_name="recorded",
     )
     players: models.ManyToManyField[Player, MatchSeat] = models.ManyToManyField(
         Player, through="MatchSeat", related_name="matches"
@@ -100,9 +126,9 @@ class Match(models.Model):
     tournament = models.ForeignKey(
         "Tournament", null=True, blank=True, on_delete=models.PROTECT, related_name="matches"
     )
-    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name="round")
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name="table")
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name="started")
 
     class Meta:
         verbose_name_plural = "matches"
@@ -121,6 +147,7 @@ class MatchSeat(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT)
 
     class Meta:
+        verbose_name = "seat"
         ordering = ["seat"]
         constraints = [
             models.UniqueConstraint(fields=["match", "seat"], name="match_seat_unique"),
@@ -132,17 +159,21 @@ class MatchSeat(models.Model):
 
 class Game(models.Model):
     stream = models.OneToOneField(
-        Stream, primary_key=True, on_delete=models.PROTECT, related_name="game"
+        Stream,
+        primary_key=True,
+        on_delete=models.PROTECT,
+        related_name="game",
+        verbose_name="event log",
     )
-    kind = models.CharField(max_length=60)
+    kind = models.CharField(max_length=60, verbose_name="game")
     match = models.ForeignKey(
         Match, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
     )
-    number = models.PositiveSmallIntegerField(null=True, blank=True)
+    number = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name="game number")
     players: models.ManyToManyField[Player, GameSeat] = models.ManyToManyField(
         Player, through="GameSeat", related_name="games"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name="started")
 
     class Meta:
         constraints = [
@@ -163,6 +194,7 @@ class GameSeat(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT)
 
     class Meta:
+        verbose_name = "seat"
         ordering = ["seat"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="game_seat_unique"),
@@ -183,17 +215,23 @@ class EventQuerySet(models.QuerySet["Event"]):
 class Event(models.Model):
     """An immutable fact. Written only by games.store.journal; never updated, never deleted."""
 
-    position = models.BigAutoField(primary_key=True)
-    id = models.UUIDField(unique=True, help_text="Client-made; a retry sends the same one.")
+    position = models.BigAutoField(primary_key=True, verbose_name="number")
+    id = models.UUIDField(
+        unique=True, help_text="Client-made; a retry sends the same one.", verbose_name="event id"
+    )
     # No index of its own: the unique (stream, version) index serves every lookup by stream.
     stream = models.ForeignKey(
-        Stream, on_delete=models.PROTECT, related_name="events", db_index=False
+        Stream,
+        on_delete=models.PROTECT,
+        related_name="events",
+        db_index=False,
+        verbose_name="event log",
     )
-    version = models.PositiveIntegerField()
-    type = models.CharField(max_length=60)
+    version = models.PositiveIntegerField(verbose_name="number in its log")
+    type = models.CharField(max_length=60, verbose_name="what happened")
     schema_version = models.PositiveSmallIntegerField(default=1)
-    data = models.JSONField(default=dict)
-    meta = models.JSONField(default=dict)
+    data = models.JSONField(default=dict, verbose_name="details")
+    meta = models.JSONField(default=dict, verbose_name="recorded with")
     recorded_at = models.DateTimeField()
     hash = models.CharField(max_length=64)
 
@@ -237,17 +275,19 @@ class Outbox(models.Model):
     """A side effect registered in the transaction that caused it; relayed after commit."""
 
     task = models.CharField(max_length=100)
-    args = models.JSONField(default=list)
+    args = models.JSONField(default=list, verbose_name="arguments")
     key = models.CharField(max_length=200, unique=True, help_text="One side effect per key.")
-    created_at = models.DateTimeField(auto_now_add=True)
-    dispatched_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name="registered")
+    dispatched_at = models.DateTimeField(null=True, blank=True, verbose_name="sent")
     # Set in the transaction that records the side effect's result (the closing event): a row
     # sent but not done is sent again after a timeout, so a lost task is never lost for good.
-    done_at = models.DateTimeField(null=True, blank=True)
+    done_at = models.DateTimeField(null=True, blank=True, verbose_name="done")
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True, default="")
 
     class Meta:
+        # What an event asked to be done after it (a match closed, a document rendered).
+        verbose_name = "background task"
         indexes = [
             models.Index(fields=["dispatched_at", "id"]),
             models.Index(fields=["done_at", "id"], name="outbox_not_done"),
@@ -286,15 +326,19 @@ class Tournament(models.Model):
     """
 
     stream = models.OneToOneField(
-        Stream, primary_key=True, on_delete=models.PROTECT, related_name="tournament"
+        Stream,
+        primary_key=True,
+        on_delete=models.PROTECT,
+        related_name="tournament",
+        verbose_name="event log",
     )
     name = models.CharField(max_length=200)
-    format = models.CharField(max_length=60)
-    system = models.CharField(max_length=20)
+    format = models.CharField(max_length=60, verbose_name="game")
+    system = models.CharField(max_length=20, verbose_name="pairing")
     status = models.CharField(max_length=20, default="entering")
     current_round = models.PositiveSmallIntegerField(default=0)
-    published = models.BooleanField(default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    published = models.BooleanField(default=True, verbose_name="public")
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name="created")
 
     class Meta:
         ordering = ["-created_at"]
@@ -311,9 +355,10 @@ class TournamentEntry(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     status = models.CharField(max_length=20, default="active")
-    joined_round = models.PositiveSmallIntegerField(default=1)
+    joined_round = models.PositiveSmallIntegerField(default=1, verbose_name="plays from round")
 
     class Meta:
+        verbose_name = "entry"
         verbose_name_plural = "entries"
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player"], name="entry_unique"),
@@ -327,16 +372,18 @@ class TournamentTable(models.Model):
     """One table of one round: its players in seat order, its match, keepers and result."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
-    round_number = models.PositiveSmallIntegerField()
-    number = models.PositiveSmallIntegerField()
+    round_number = models.PositiveSmallIntegerField(verbose_name="round")
+    number = models.PositiveSmallIntegerField(verbose_name="table")
     match = models.OneToOneField(
         Match, null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_table"
     )
-    players = models.JSONField(default=list)  # names in seat order, for the admin and cards
-    keepers = models.JSONField(default=list)
+    # Names in seat order, for the admin and cards.
+    players = models.JSONField(default=list, verbose_name="players (seat 1 starts)")
+    keepers = models.JSONField(default=list, verbose_name="score-keepers")
     result = models.CharField(max_length=200, blank=True, default="")
 
     class Meta:
+        verbose_name = "table"
         ordering = ["round_number", "number"]
         constraints = [
             models.UniqueConstraint(
@@ -346,3 +393,40 @@ class TournamentTable(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.round_number} table {self.number}"
+
+
+class TableCode(models.Model):
+    """A table's keeper code: whoever opens ``/t/{code}/`` records at that table, and nowhere
+    else, as its ``keeper`` (a user made for the code alone, with no password).
+
+    A credential, not a fact of play: it is issued when a round is paired, stops when the round
+    closes (``expired``) or when a director revokes or reissues it (``revoked``), and its keeper
+    is deactivated then, so a browser holding it is refused at once.
+    """
+
+    code = models.CharField(max_length=8, unique=True)
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="codes")
+    round_number = models.PositiveSmallIntegerField()
+    table_number = models.PositiveSmallIntegerField()
+    match = models.ForeignKey(Stream, on_delete=models.CASCADE, related_name="table_codes")
+    keeper = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_code"
+    )
+    issued_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    expired_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "table code"
+        indexes = [
+            models.Index(
+                fields=["tournament", "round_number", "table_number"], name="table_code_table"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.round_number} table {self.table_number}"
+
+    @property
+    def live(self) -> bool:
+        return self.revoked_at is None and self.expired_at is None

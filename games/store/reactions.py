@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 APPENDED = "event.appended"
 MATCH_CLOSED = "match.closed"
 DUPLICATE_LAYOUT = "match.duplicate_layout"
+RESULT_CONFIRMED = "result.confirmed"
 REBUILT = "read_models.rebuilt"
 
 _subscribers: dict[str, list[Callable[..., None]]] = {}
@@ -77,9 +78,10 @@ class ReadModels(Protocol):
 
     def append_clauses(
         self, folded: Folded, status: str, recorded_at: datetime, before: Folded | None = None
-    ) -> list[Clause]:
+    ) -> list[Clause] | None:
         """The fast path's read-model updates of a game's move, as statement pieces; ``before``
-        is the state the move was folded onto, whose rows the statement updates."""
+        is the state the move was folded onto, whose rows the statement updates. None: they
+        cannot be written in the statement, and the move goes to the locked path."""
 
     def differences(self) -> list[str]:
         """Every read model row that differs from a re-fold of the events, each as a sentence

@@ -296,5 +296,7 @@ def standings_at(state: TournamentState, upto: int | None = None) -> standings.S
     """The standings after round ``upto`` (default: every round so far)."""
     upto = len(state.rounds) if upto is None else upto
     results, byes = inputs(state, upto)
-    players = [(e.player, e.name) for e in state.entries if e.joined <= max(upto, 1)]
+    # Ranked and shown by label: two entries of one name are two rows told apart.
+    labels = state.labels()
+    players = [(e.player, labels[e.player]) for e in state.entries if e.joined <= max(upto, 1)]
     return standings.standings(players, results, byes, state.settings.tiebreaks or (), round=upto)

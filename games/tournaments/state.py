@@ -47,12 +47,18 @@ RESULT_ADJUSTED = "result.adjusted"
 FORFEIT = "result.forfeited"
 VOIDED = "game.voided"
 ROUND_CLOSED = "round.closed"
+LABELLED = "player.labelled"
+CONFIRMED = "table.confirmed"  # the tournament's copy of a match's result.confirmed
 
 SYSTEMS = ("swiss", "round_robin", "tables")
 # Written by the service from its own computation or from a match's settlement.
-SERVICE_ONLY = frozenset({CREATED, ENTERED, PAIRED, REPAIRED, KEEPER_ASSIGNED, RESULT_RECORDED})
+SERVICE_ONLY = frozenset(
+    {CREATED, ENTERED, PAIRED, REPAIRED, KEEPER_ASSIGNED, RESULT_RECORDED, CONFIRMED}
+)
 # A director's corrections, each with a reason (POST /tournaments/{id}/events/).
-CORRECTIONS = frozenset({WITHDREW, BYE_REQUESTED, RESULT_ADJUSTED, FORFEIT, VOIDED, ROUND_CLOSED})
+CORRECTIONS = frozenset(
+    {WITHDREW, BYE_REQUESTED, RESULT_ADJUSTED, FORFEIT, VOIDED, ROUND_CLOSED, LABELLED}
+)
 EVENT_TYPES = SERVICE_ONLY | CORRECTIONS | {LAID_OUT}
 
 ENTERING, RUNNING, FINISHED = "entering", "running", "finished"
@@ -62,6 +68,7 @@ ENTERING, RUNNING, FINISHED = "entering", "running", "finished"
 _PLAYER = Integer(1, doc="a player's id")
 _ROUND = Integer(1, doc="round number")
 _TABLE = Integer(1, doc="table number")
+_LABEL = Text(40, doc="how the entry is shown: unique within the tournament")
 _POSITION = MapOf(
     PAWN,
     Text(3, pattern="^C([1-9]|1[0-6])$"),
@@ -108,11 +115,28 @@ EVENT_SHAPES: Mapping[str, Record] = {
         published=Boolean(doc="whether the public sees the tournament"),
     ),
     ENTERED: record(
-        "A player entered (late, with a reason).",
-        optional=("reason",),
+        "A player entered (late, with a reason); ``label`` when the director typed one.",
+        optional=("reason", "label"),
         player=_PLAYER,
         name=Text(100, doc="the player's name"),
+        label=_LABEL,
         reason=REASON,
+    ),
+    LABELLED: record(
+        "A director names an entry otherwise (two players of one name told apart).",
+        optional=("reason",),
+        player=_PLAYER,
+        label=_LABEL,
+        reason=REASON,
+    ),
+    CONFIRMED: record(
+        "A seat agreed to its table's result (result.confirmed on the table's match), or a "
+        "director confirmed it for the table.",
+        optional=("seat", "director"),
+        round=_ROUND,
+        table=_TABLE,
+        seat=Integer(0, 63, doc="the seat that agreed"),
+        director=Boolean(doc="true: a director confirmed the whole table's result"),
     ),
     PAIRED: record(
         "A round's pairing, whole.",
@@ -133,7 +157,7 @@ EVENT_SHAPES: Mapping[str, Record] = {
     ),
     RESULT_RECORDED: record(
         "A table's match closed: its ranks, scores and nets, by seat.",
-        optional=("rating",),
+        optional=("rating", "confirmed"),
         round=_ROUND,
         table=_TABLE,
         match=Text(36, doc="the match's id"),
@@ -141,6 +165,7 @@ EVENT_SHAPES: Mapping[str, Record] = {
         scores=ListOf(Number(), 64),
         net=ListOf(Number(), 64),
         rating=Nullable(Text(64), doc="the match's rating, where the format rates"),
+        confirmed=Boolean(doc="true: entered by a director, so confirmed by its entry"),
     ),
     WITHDREW: record("A player leaves the tournament.", player=_PLAYER, reason=REASON),
     BYE_REQUESTED: record(
@@ -190,6 +215,7 @@ class Entry:
     name: str
     joined: int
     withdrawn_after: int | None = None  # the last round he was paired in, once he withdrew
+    given_label: str | None = None  # what the director typed; else labels() makes one
 
     def active_in(self, round_number: int) -> bool:
         left = self.withdrawn_after is not None and round_number > self.withdrawn_after
@@ -211,6 +237,12 @@ class Result:
     ranks: tuple[int, ...] = ()
     rating: str | None = None
     reason: str = ""
+    by_director: bool = False  # entered by a director: confirmed by its entry
+
+    @property
+    def needs_confirming(self) -> bool:
+        """A result the table played and nobody who may speak for it has confirmed yet."""
+        return self.how == "played" and not self.by_director
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +252,16 @@ class Table:
     match: str | None
     keepers: tuple[str, ...] = ()
     result: Result | None = None
+    confirmed_seats: tuple[int, ...] = ()  # the seats that agreed to the result
+    director_confirmed: bool = False
+
+    @property
+    def unconfirmed(self) -> bool:
+        """Finished, and not yet agreed by every seat or confirmed by a director."""
+        result = self.result
+        if result is None or not result.needs_confirming or self.director_confirmed:
+            return False
+        return len(self.confirmed_seats) < len(self.players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +285,14 @@ class Round:
     def missing(self) -> tuple[int, ...]:
         """The tables still without a result."""
         return tuple(t.number for t in self.tables if t.result is None)
+
+    @property
+    def unconfirmed(self) -> tuple[int, ...]:
+        """The tables whose result awaits its players' agreement (none once closed: a closed
+        round's results are final, those of tournaments older than confirmations included)."""
+        if self.closed:
+            return ()
+        return tuple(t.number for t in self.tables if t.unconfirmed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +360,44 @@ class TournamentState:
     def active(self, round_number: int) -> tuple[Entry, ...]:
         return tuple(e for e in self.entries if e.active_in(round_number))
 
+    @property
+    def last_complete(self) -> int:
+        """The last round whose every table has a result (0 before any)."""
+        done = 0
+        for played in self.rounds:
+            if played.missing and not played.closed:
+                break
+            done = played.number
+        return done
+
+    @property
+    def in_play(self) -> int | None:
+        """The round being played, if it has tables still without a result."""
+        current = self.current
+        return current.number if current and current.number > self.last_complete else None
+
+    def labels(self) -> dict[int, str]:
+        """Each entry's label, unique within the tournament: the director's, else the name; two
+        entries of one name without a label are told apart by their order, "Pat (2)"."""
+        taken = {e.given_label.casefold() for e in self.entries if e.given_label}
+        counts: dict[str, int] = {}
+        for entry in self.entries:
+            if not entry.given_label:
+                key = entry.name.casefold()
+                counts[key] = counts.get(key, 0) + 1
+        labels: dict[int, str] = {}
+        seen: dict[str, int] = {}
+        for entry in self.entries:
+            if entry.given_label:
+                labels[entry.player] = entry.given_label
+                continue
+            key = entry.name.casefold()
+            if counts[key] == 1 and key not in taken:
+                labels[entry.player] = entry.name
+                continue
+            labels[entry.player] = _numbered(entry.name, seen, taken)
+        return labels
+
 
 # --- start ------------------------------------------------------------------------------------
 
@@ -358,7 +446,8 @@ def apply(state: TournamentState, move: Move) -> TournamentState:
 
 
 # A director's correction says why; closing a round needs no reason (it changes no result).
-_NEEDS_REASON = (CORRECTIONS | {REPAIRED}) - {ROUND_CLOSED}
+# Nor does a label, which only says who is who.
+_NEEDS_REASON = (CORRECTIONS | {REPAIRED}) - {ROUND_CLOSED, LABELLED}
 
 
 def _check_reason(move: Move) -> None:
@@ -383,8 +472,31 @@ def _entered(state: TournamentState, data: Mapping[str, Any]) -> TournamentState
             "A round robin's schedule is fixed by its first round: no late entries.",
         )
     joined = len(state.rounds) + 1
-    entry = Entry(player, data["name"], joined)
+    label = data.get("label")
+    if label is not None:
+        _check_label(state, player, label)
+    entry = Entry(player, data["name"], joined, given_label=label)
     return dataclasses.replace(state, entries=(*state.entries, entry))
+
+
+def _labelled(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    entry = state.entry(data.get("player"))
+    _check_label(state, entry.player, data.get("label"))
+    return _replace_entry(state, dataclasses.replace(entry, given_label=data["label"].strip()))
+
+
+def _check_label(state: TournamentState, player: int, label: Any) -> None:
+    if not isinstance(label, str) or not label.strip() or len(label) > 40:
+        raise IllegalEvent(
+            "tournament.bad_label", 'A label is 1 to 40 characters, e.g. "Pat K.".', field="label"
+        )
+    others = {p: shown for p, shown in state.labels().items() if p != player}
+    if label.strip().casefold() in {shown.casefold() for shown in others.values()}:
+        raise IllegalEvent(
+            "tournament.label_taken",
+            f"Another entry is already shown as {label.strip()!r}: choose another label.",
+            field="label",
+        )
 
 
 def _withdrew(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
@@ -515,8 +627,25 @@ def _result_recorded(state: TournamentState, data: Mapping[str, Any]) -> Tournam
         tuple(data["net"]),
         ranks,
         data.get("rating"),
+        by_director=bool(data.get("confirmed", False)),
     )
     return _replace_table(state, played, dataclasses.replace(table, result=result))
+
+
+def _confirmed(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    played = state.round(data.get("round"))
+    table = played.table(data.get("table"))
+    if data.get("director"):
+        return _replace_table(state, played, dataclasses.replace(table, director_confirmed=True))
+    seat = data.get("seat")
+    if not isinstance(seat, int) or not 0 <= seat < len(table.players):
+        raise IllegalEvent(
+            "result.bad_seat",
+            f"Table {table.number} has seats 0 to {len(table.players) - 1}, not {seat!r}.",
+            field="seat",
+        )
+    seats = tuple(sorted({*table.confirmed_seats, seat}))
+    return _replace_table(state, played, dataclasses.replace(table, confirmed_seats=seats))
 
 
 def _result_adjusted(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
@@ -602,6 +731,19 @@ def results_missing(played: Round) -> StateConflict:
 # --- helpers ----------------------------------------------------------------------------------
 
 
+def _numbered(name: str, seen: dict[str, int], taken: set[str]) -> str:
+    """The next "name (n)" not taken yet (by a director's label, or an earlier entry)."""
+    key = name.casefold()
+    number = seen.get(key, 0)
+    while True:
+        number += 1
+        label = f"{name} ({number})"
+        if label.casefold() not in taken:
+            seen[key] = number
+            taken.add(label.casefold())
+            return label
+
+
 def _rank_points(ranks: tuple[int, ...]) -> tuple[float, ...]:
     """Match points by rank (standings.table_points); a one-player table's come later, from
     the whole field of its duplicate round."""
@@ -640,4 +782,6 @@ _HANDLERS = {
     FORFEIT: _forfeited,
     VOIDED: _voided,
     ROUND_CLOSED: _round_closed,
+    LABELLED: _labelled,
+    CONFIRMED: _confirmed,
 }

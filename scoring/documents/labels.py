@@ -10,6 +10,7 @@ STATUS = {
     "finished": "Finished",
     "settled": "Settled",
     "abandoned": "Set aside",
+    "unconfirmed": "Played: awaiting its players' confirmation",
 }
 
 # Names the rule books print that a plain "underscores to spaces" would get wrong.
@@ -65,3 +66,23 @@ def _sentence(key: str) -> str:
         return ""
     text = " ".join(WORDS.get(word, word) for word in words)
     return text[0].upper() + text[1:]
+
+
+def rated(rating: str) -> str:
+    """A rating band as the books print it, quoted with its own punctuation: ``Try again!`` ->
+    ``rated “Try again!”`` (never "Rating: Try again!.")."""
+    return f"rated “{rating}”"
+
+
+def end_sentence(text: str) -> str:
+    """``text`` with a full stop, unless it already ends a sentence (a quoted "Try again!")."""
+    if text.rstrip("”’\"')").endswith((".", "!", "?")):
+        return text
+    return f"{text}."
+
+
+def solo_result(name: str, what: str, facts: list[str], rating: str | None) -> str:
+    """A one-player game or match has no winner: "Zoe's game is over: 12 pawns off the board,
+    28 points — rated “Try again!”"."""
+    said = f"{name}'s {what} is over" + (f": {', '.join(facts)}" if facts else "")
+    return end_sentence(f"{said} — {rated(rating)}" if rating else said)

@@ -48,17 +48,16 @@ def cards_html(tournament: Tournament, state: ts.TournamentState, number: int) -
 
 def standings_html(tournament: Tournament, state: ts.TournamentState) -> str:
     """The standings after the latest round, each tie-break explained, and who pays whom."""
-    page = tournament_pages.standings_page(state, len(state.rounds))
+    page = tournament_pages.standings_page(state)
     page["tiebreaks"] = [labels.tiebreak(t) for t in state.settings.tiebreaks]
     page["explain"] = [(labels.tiebreak(key), text) for key, text in _explained(state)]
-    title = f"Standings after round {page['upto']}" if page["upto"] else "Standings"
     return render_to_string(
-        "scoring/reports/standings.html", {"heading": heading(tournament, title), **page}
+        "scoring/reports/standings.html", {"heading": heading(tournament, page["title"]), **page}
     )
 
 
 def _explained(state: ts.TournamentState) -> list[tuple[str, str]]:
-    explain = standings_json(state, len(state.rounds))["explain"]
+    explain = standings_json(state)["explain"]
     order = ["rank", "points", "played", *state.settings.tiebreaks, "net"]
     return [(key, explain[key]) for key in order if key in explain]
 
@@ -70,11 +69,11 @@ def slip(state: ts.TournamentState, player: int) -> dict[str, Any]:
     if entry is None:
         raise NoSuchPart(f"player {player}")
     rounds = [_slip_round(state, number, player) for number in range(1, len(state.rounds) + 1)]
-    standing = standings_json(state, len(state.rounds))
+    standing = standings_json(state)
     row = next((r for r in standing["rows"] if r["player"] == player), None)
     money = settlement_json(state)
     return {
-        "name": entry.name,
+        "name": state.labels()[player],
         "rounds": [r for r in rounds if r is not None],
         "rank": row["rank"] if row else None,
         "points": _points(row["points"]) if row else "0",
@@ -98,7 +97,7 @@ def _slip_round(state: ts.TournamentState, number: int, player: int) -> dict[str
 
 
 def _slip_table(number: int, table: dict[str, Any], seat: int) -> dict[str, Any]:
-    others = [s["name"] for s in table["seats"] if s["seat"] != seat]
+    others = [s["label"] for s in table["seats"] if s["seat"] != seat]
     result = table["result"]
     line: dict[str, Any] = {
         "round": number,

@@ -12,6 +12,7 @@ from games.play.tournament_shapes import round_json, settlement_json, standings_
 from games.store import folding
 from games.store.models import Tournament
 from games.tournaments import state as ts
+from scoring.documents import labels
 
 # The order the standings explain their columns in: the tie-breaks come between played and net.
 _FIRST_COLUMNS = ("rank", "points", "played")
@@ -37,7 +38,7 @@ def table_cards(state: ts.TournamentState, number: int) -> dict[str, Any]:
 def _card(table: dict[str, Any]) -> dict[str, Any]:
     seats = table["seats"]
     # Seat 0 starts (API.md); a lone duplicate-Solitaire player has no one to start against.
-    starter = seats[0]["name"] if len(seats) > 1 else None
+    starter = seats[0]["label"] if len(seats) > 1 else None
     return {
         "table": table["table"],
         "seats": seats,
@@ -49,16 +50,17 @@ def _card(table: dict[str, Any]) -> dict[str, Any]:
 
 def _places_by_name(played: dict[str, Any]) -> list[dict[str, Any]]:
     places = [
-        {"name": seat["name"], "table": table["table"], "seat": seat["seat"] + 1}
+        {"name": seat["label"], "table": table["table"], "seat": seat["seat"] + 1}
         for table in played["tables"]
         for seat in table["seats"]
     ]
-    places += [{"name": bye["name"], "table": None, "seat": None} for bye in played["byes"]]
+    places += [{"name": bye["label"], "table": None, "seat": None} for bye in played["byes"]]
     return sorted(places, key=lambda place: (place["name"].casefold(), place["table"] or 0))
 
 
-def standings_page(state: ts.TournamentState, upto: int) -> dict[str, Any]:
-    """The standings after round ``upto`` with each column explained, and who pays whom."""
+def standings_page(state: ts.TournamentState, upto: int | None = None) -> dict[str, Any]:
+    """The standings after round ``upto`` (default: the last complete one) with each column
+    explained, the round in play named, and who pays whom."""
     table = standings_json(state, upto)
     tiebreaks = list(state.settings.tiebreaks)
     rows = [_standing_row(row, tiebreaks) for row in table["rows"]]
@@ -66,6 +68,8 @@ def standings_page(state: ts.TournamentState, upto: int) -> dict[str, Any]:
     order = [*_FIRST_COLUMNS, *tiebreaks, "net"]
     return {
         "upto": table["round"],
+        "in_play": table["in_play"],
+        "title": standings_title(table["round"], table["in_play"]),
         "tiebreaks": [_label(t) for t in tiebreaks],
         "rows": rows,
         "explain": [(_label(key), explain[key]) for key in order if key in explain],
@@ -74,10 +78,19 @@ def standings_page(state: ts.TournamentState, upto: int) -> dict[str, Any]:
     }
 
 
+def standings_title(upto: int, in_play: int | None) -> str:
+    """What a standings table is, in words: "Standings after round 1 · round 2 in play"."""
+    title = f"Standings after round {upto}" if upto else "Standings"
+    if in_play and in_play != upto:
+        title += f" · round {in_play} in play"
+    return title
+
+
 def _standing_row(row: dict[str, Any], tiebreaks: list[str]) -> dict[str, Any]:
     return {
         "rank": row["rank"],
-        "name": row["name"],
+        "name": row["label"],
+        "unconfirmed": row["unconfirmed"],
         "points": _number(row["points"]),
         "played": row["played"],
         "tiebreaks": [_number(row["tiebreaks"].get(t, 0)) for t in tiebreaks],
@@ -86,7 +99,8 @@ def _standing_row(row: dict[str, Any], tiebreaks: list[str]) -> dict[str, Any]:
 
 
 def _label(key: str) -> str:
-    return key.replace("_", " ")
+    # As people write them: "Sonneborn-Berger", "Buchholz", "Points difference".
+    return labels.tiebreak(key)
 
 
 def _number(value: float) -> str:
@@ -99,9 +113,10 @@ def corrections_summary(state: ts.TournamentState) -> dict[str, Any]:
     current = state.current
     played = round_json(state, current.number) if current else None
     upcoming = len(state.rounds) + 1
+    labels_now = state.labels()
     entries = [
         {
-            "name": e.name,
+            "name": labels_now[e.player],
             "joined": e.joined,
             "withdrawn_after": e.withdrawn_after,
             "bye": any(r == upcoming and p == e.player for r, p, _ in state.requested_byes),
@@ -109,7 +124,7 @@ def corrections_summary(state: ts.TournamentState) -> dict[str, Any]:
         for e in state.entries
     ]
     byes = [
-        {"name": bye["name"], "points": _number(bye["points"])}
+        {"name": bye["label"], "points": _number(bye["points"])}
         for bye in (played["byes"] if played else [])
     ]
     return {"entries": entries, "current": played, "tables": _result_rows(played), "byes": byes}
@@ -121,7 +136,7 @@ def _result_rows(played: dict[str, Any] | None) -> list[dict[str, Any]]:
     return [
         {
             "table": table["table"],
-            "players": " v ".join(seat["name"] for seat in table["seats"]),
+            "players": " v ".join(seat["label"] for seat in table["seats"]),
             "result": _result_text(table["result"]),
         }
         for table in played["tables"]

@@ -309,6 +309,10 @@ TournamentList = page_of(TournamentRow, "TournamentList")
 class EntryAnswer(serializers.Serializer[Any]):
     player = serializers.IntegerField(min_value=1)
     name = serializers.CharField()
+    label = serializers.CharField(
+        help_text="How every page, document and scoreboard shows the entry: unique within the "
+        "tournament (the name, or the name told apart from another of the same name)."
+    )
     status = serializers.ChoiceField(choices=["active", "withdrawn"])
     joined = serializers.IntegerField(min_value=1)
 
@@ -350,6 +354,16 @@ class EntryCreate(Closed):
     player = serializers.IntegerField(min_value=1, required=False)
     member_number = Text(max_length=30, required=False)
     name = Text(max_length=100, required=False)
+    new = serializers.BooleanField(
+        required=False,
+        help_text="With name: enter a new player of that name even if players of it are "
+        "registered (else a name matching an entered or several players is player.ambiguous).",
+    )
+    label = Text(
+        max_length=40,
+        required=False,
+        help_text='How the entry is shown, e.g. "Pat K.": unique within the tournament.',
+    )
     reason = Text(max_length=500, required=False)
 
 
@@ -359,6 +373,10 @@ class RoundCreate(Closed):
     )
     seed = serializers.IntegerField(required=False)
     repair = serializers.BooleanField(required=False)
+    override = serializers.BooleanField(
+        required=False,
+        help_text="Pair although a result of the current round is unconfirmed (with a reason).",
+    )
     reason = Text(max_length=500, required=False)
 
 
@@ -372,6 +390,7 @@ class TableSeat(serializers.Serializer[Any]):
     seat = serializers.IntegerField(min_value=0)
     player = serializers.IntegerField()
     name = serializers.CharField(allow_blank=True)
+    label = serializers.CharField(allow_blank=True)
 
 
 class TableResult(serializers.Serializer[Any]):
@@ -389,13 +408,24 @@ class TableAnswer(serializers.Serializer[Any]):
     seats = TableSeat(many=True)
     match = serializers.UUIDField(allow_null=True)
     keepers = serializers.ListField(child=serializers.CharField())
-    status = serializers.ChoiceField(choices=STREAM_STATUSES, allow_null=True)
+    status = serializers.ChoiceField(choices=[*STREAM_STATUSES, "unconfirmed"], allow_null=True)
+    confirmed = serializers.ListField(
+        child=serializers.IntegerField(min_value=0), help_text="The seats that agreed."
+    )
     result = TableResult(allow_null=True)
+    code = serializers.CharField(
+        allow_null=True,
+        required=False,
+        help_text="The table's keeper code (directors only): whoever opens keeper_url may "
+        "record at this table.",
+    )
+    keeper_url = serializers.CharField(allow_null=True, required=False)
 
 
 class ByeAnswer(serializers.Serializer[Any]):
     player = serializers.IntegerField()
     name = serializers.CharField(allow_blank=True)
+    label = serializers.CharField(allow_blank=True)
     points = Points()
 
 
@@ -406,6 +436,9 @@ class RoundAnswer(serializers.Serializer[Any]):
     tables = TableAnswer(many=True)
     byes = ByeAnswer(many=True)
     missing = serializers.ListField(child=serializers.IntegerField())
+    unconfirmed = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Tables whose result awaits confirmation."
+    )
     seed = serializers.IntegerField(allow_null=True)
     layouts = serializers.ListField(child=serializers.JSONField())
 
@@ -421,15 +454,24 @@ class StandingsRow(serializers.Serializer[Any]):
     rank = serializers.IntegerField(min_value=1)
     player = serializers.IntegerField()
     name = serializers.CharField(allow_blank=True)
+    label = serializers.CharField(allow_blank=True)
     points = Points()
     played = serializers.IntegerField(min_value=0)
+    unconfirmed = serializers.BooleanField(
+        help_text="A result counted here awaits its table's confirmation."
+    )
     tiebreaks = serializers.DictField(child=Points())
     net = Points()
     ratings = RoundRating(many=True, help_text="Empty but in duplicate Solitaire rounds.")
 
 
 class StandingsAnswer(serializers.Serializer[Any]):
-    round = serializers.IntegerField(min_value=0)
+    round = serializers.IntegerField(
+        min_value=0, help_text="After this round: by default the last with every result in."
+    )
+    in_play = serializers.IntegerField(
+        allow_null=True, help_text="The round being played, its results not all in."
+    )
     rows = StandingsRow(many=True)
     explain = serializers.DictField(child=serializers.CharField())
 

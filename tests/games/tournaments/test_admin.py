@@ -233,9 +233,22 @@ def test_service_refusals_are_messages_not_errors(admin_client: Client) -> None:
     # entering him twice, and a name two players share
     Player.objects.create(name="Bob")
     Player.objects.create(name="Bob")
+    # are asked about on a second page, not refused nor silently taken for the first
     twice = admin_client.post(url("enter", tournament), {"names": "Ann\nBob"})
-    assert said(twice)[0] == "Ann: Ann is already entered."
-    assert said(twice)[1].startswith("Bob: More than one player is called 'Bob'")
+    assert twice.status_code == 200 and landed(twice) is None
+    page = twice.content.decode()
+    assert "Who is who?" in page and "A new player called Bob" in page
+    assert "The Ann already entered" in page
+    bobs = list(Player.objects.filter(name="Bob").order_by("pk"))
+    answer = {"step": "who", "lines": '["Ann", "Bob"]', "reason": "", "who_0": "skip"}
+    unsaid = admin_client.post(url("enter", tournament), answer)
+    assert unsaid.status_code == 200 and "Say who Bob on line 2 is." in unsaid.content.decode()
+    chosen = admin_client.post(url("enter", tournament), {**answer, "who_1": str(bobs[1].pk)})
+    assert landed(chosen) == url("change", tournament)
+    assert said(chosen) == ["Tuesday club evening: 1 player(s) entered."]
+    assert list(tournament.entries.values_list("player_id", flat=True).order_by("pk"))[-1] == (
+        bobs[1].pk
+    )
     # a keeper for a round not paired yet, and for no such user
     no_round = admin_client.post(
         url("keepers", tournament), {"round": 1, "table": 1, "username": "dora"}

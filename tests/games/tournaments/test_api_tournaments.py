@@ -488,7 +488,7 @@ def test_a_round_is_paired_again_before_its_results_and_a_requested_bye_sits_out
     )
     assert asked.status_code == 201, asked.json()
     first = pair(director, made["id"])
-    assert {"player": ids[0], "name": "Ann", "points": 0.5} in first["byes"]
+    assert {"player": ids[0], "name": "Ann", "label": "Ann", "points": 0.5} in first["byes"]
     seated = [s["player"] for t in first["tables"] for s in t["seats"]]
     assert sorted(seated) == sorted(ids[1:])
     # Re-pairing by hand, before any result: the first matches are abandoned.

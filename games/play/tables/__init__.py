@@ -1,0 +1,1 @@
+"""A tournament table's keepers and its result's confirmation: table codes, result.confirmed."""
