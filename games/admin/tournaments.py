@@ -28,6 +28,7 @@ from games.admin.base import (
     refusals,
 )
 from games.play import permissions, services, tournament_services
+from games.play.tables import codes
 from games.rules import registry
 from games.store.models import (
     Match,
@@ -48,13 +49,14 @@ class TournamentForm(forms.Form):
     """The body of ``POST /tournaments/`` (API.md) as a form; the service checks it."""
 
     name = forms.CharField(max_length=200, widget=forms.TextInput(attrs={"size": 50}))
-    format = forms.ChoiceField()
+    format = forms.ChoiceField(label="Game")
     system = forms.ChoiceField(
+        label="Pairing",
         choices=[
             ("swiss", "Swiss (Dutch system)"),
             ("round_robin", "round robin"),
             ("tables", "tables of several players"),
-        ]
+        ],
     )
     rounds = forms.IntegerField(
         min_value=1, max_value=30, required=False, help_text="Leave blank for a round robin."
@@ -65,9 +67,11 @@ class TournamentForm(forms.Form):
         help_text="Players at a table; blank: 2 (1 for Solitaire).",
     )
     entry = forms.ChoiceField(
-        choices=[("sheet", "sheet: results from the score sheet"), ("live", "live: every move")]
+        label="Scores kept",
+        choices=[("sheet", "sheet: results from the score sheet"), ("live", "live: every move")],
     )
     tiebreaks = forms.CharField(
+        label="Tie-breaks",
         required=False,
         initial=", ".join(labels.tiebreak(t) for t in tournament_services.DEFAULT_TIEBREAKS),
         widget=forms.TextInput(attrs={"size": 60}),
@@ -83,8 +87,9 @@ class TournamentForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # The registry loads the rule families lazily: read the formats when the form is made.
-        names = sorted(registry.formats())
-        self.fields["format"].choices = [(f, f) for f in names]  # type: ignore[attr-defined]
+        names = sorted(registry.formats(), key=labels.format_name)
+        choices = [(f, labels.format_name(f)) for f in names]
+        self.fields["format"].choices = choices  # type: ignore[attr-defined]
         if "high-low-scarney" in names:
             self.fields["format"].initial = "high-low-scarney"
 
@@ -530,7 +535,11 @@ class TournamentAdmin(ReadOnlyAdmin):
         if number is None:
             messages.error(request, f"{tournament}: no round is paired yet.")
             return self._back(tournament)
-        page = tournament_pages.table_cards(state, number)
+        links = {
+            table: request.build_absolute_uri(codes.keeper_url(code.replace("-", "")))
+            for table, code in codes.live_codes(tournament.pk, number).items()
+        }
+        page = tournament_pages.table_cards(state, number, links)
         context = {"tournament": tournament, "back": self._change_url(tournament), **page}
         return TemplateResponse(request, "admin/games/tournament/table_cards.html", context)
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import segno
+
 from games.play.tournament_shapes import round_json, settlement_json, standings_json
 from games.store import folding
 from games.store.models import Tournament
@@ -23,16 +25,35 @@ def tournament_state(tournament: Tournament) -> ts.TournamentState:
     return state
 
 
-def table_cards(state: ts.TournamentState, number: int) -> dict[str, Any]:
-    """One card per table in table order, and every player of the round listed by name."""
+def table_cards(
+    state: ts.TournamentState, number: int, keeper_links: dict[int, str] | None = None
+) -> dict[str, Any]:
+    """One card per table in table order, and every player of the round listed by name.
+
+    ``keeper_links`` (table: the keeper link's full address, with its code) are given for the
+    director's own print only: a card then carries its code and the link's QR code. The
+    documents anyone may read never hold them (a code lets its holder record at the table).
+    """
     played = round_json(state, number)
     cards = [_card(table) for table in sorted(played["tables"], key=lambda t: t["table"])]
+    for card in cards:
+        link = (keeper_links or {}).get(card["table"])
+        if link:
+            card["keeper_link"] = link
+            card["code"] = link.rstrip("/").rsplit("/", 1)[-1]
+            card["qr"] = qr_svg(link, f"Keeper link of table {card['table']}")
     return {
         "round": played,
         "cards": cards,
         "by_name": _places_by_name(played),
         "rounds": list(range(1, len(state.rounds) + 1)),
     }
+
+
+def qr_svg(link: str, title: str) -> str:
+    """The link as an inline SVG QR code (medium error correction: a creased card still reads)."""
+    code = segno.make(link, error="m")
+    return str(code.svg_inline(scale=4, border=2, title=title))
 
 
 def _card(table: dict[str, Any]) -> dict[str, Any]:

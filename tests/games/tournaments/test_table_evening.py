@@ -136,6 +136,19 @@ def test_the_admin_asks_which_pat_and_enters_a_second_one_with_a_label(
     state = folding.load(Stream.objects.get(pk=tournament.pk)).state
     assert sorted(state.labels().values()) == ["Jon", "Kim", "Pat", "Pat B."]
     assert Player.objects.filter(name="Pat").count() == 2
+    # The director's table cards carry each table's code and its link as a QR code; the
+    # documents anyone may read do not.
+    tournament_services.round_pair(tournament_id=tournament.pk, user=director)
+    cards = admin_client.get(f"/admin/games/tournament/{tournament.pk}/cards/?round=1")
+    page = cards.content.decode()
+    table_codes = codes.live_codes(tournament.pk, 1)
+    assert cards.status_code == 200 and page.count("<svg") == len(table_codes) == 2
+    for code in table_codes.values():
+        assert f"http://testserver/t/{code}/" in page and f'data-code="{code}"' in page
+    assert "Pat B." in page
+    public = admin_client.get(f"/api/v1/tournaments/{tournament.pk}/rounds/1/cards.html")
+    assert public.status_code in (200, 202)
+    assert not any(code in public.content.decode() for code in table_codes.values())
 
 
 # --- table codes ------------------------------------------------------------------------------
