@@ -160,6 +160,14 @@ class EnterPlayersForm(forms.Form):
         return values
 
 
+class PairAnywayForm(forms.Form):
+    reason = forms.CharField(
+        max_length=500,
+        widget=forms.TextInput(attrs={"size": 60}),
+        help_text="Why the next round is paired before every result is confirmed.",
+    )
+
+
 class KeeperForm(forms.Form):
     round = forms.IntegerField(min_value=1)
     table = forms.IntegerField(min_value=1)
@@ -413,14 +421,38 @@ class TournamentAdmin(ReadOnlyAdmin):
 
     def pair_view(self, request: HttpRequest, object_id: uuid.UUID) -> HttpResponse:
         tournament = self._tournament(request, object_id)
-        if request.method == "POST":
+        if request.method != "POST":
+            return self._back(tournament)
+        waiting = _unconfirmed(tournament)
+        if not waiting:
             self._pair(request, tournament)
-        return self._back(tournament)
+            return self._back(tournament)
+        # A result the players have not confirmed: say which, and pair only with a reason.
+        form = PairAnywayForm(request.POST if "reason" in request.POST else None)
+        if form.is_bound and form.is_valid():
+            self._pair(request, tournament, reason=form.cleaned_data["reason"])
+            return self._back(tournament)
+        tables = ", ".join(str(n) for n in waiting)
+        return form_page(
+            self,
+            request,
+            form,
+            title=f"Pair the next round of {tournament} over unconfirmed results?",
+            submit="Pair anyway",
+            original=tournament,
+            intro=f"The result at table(s) {tables} is not confirmed by its players yet. Have "
+            "them confirm it on the table's page (or confirm it there yourself as director), "
+            "or pair anyway and say why: the reason is recorded with the round's closing.",
+        )
 
-    def _pair(self, request: HttpRequest, tournament: Tournament) -> None:
+    def _pair(self, request: HttpRequest, tournament: Tournament, reason: str = "") -> None:
         with refusals(request, prefix=f"{tournament}: "):
             number = tournament_services.round_pair(
-                tournament_id=tournament.pk, user=request.user, meta=ADMIN_META
+                tournament_id=tournament.pk,
+                user=request.user,
+                override=bool(reason),
+                reason=reason or None,
+                meta=ADMIN_META,
             )
             tables = TournamentTable.objects.filter(tournament=tournament, round_number=number)
             messages.success(
@@ -593,6 +625,14 @@ class TournamentAdmin(ReadOnlyAdmin):
             return None
         tournament = queryset.get()
         return HttpResponseRedirect(reverse(f"admin:games_tournament_{page}", args=[tournament.pk]))
+
+
+def _unconfirmed(tournament: Tournament) -> tuple[int, ...]:
+    """The current round's tables whose result awaits confirmation (none once it is closed)."""
+    current = tournament_pages.tournament_state(tournament).current
+    if current is None or current.missing:
+        return ()  # nothing to pair over yet: the service says why
+    return current.unconfirmed
 
 
 def _picked(players: list[int]) -> list[tuple[str, Any]]:

@@ -75,8 +75,7 @@ def issue(
     )
     keeper = get_user_model()(
         username=f"table-keeper-{secrets.token_hex(8)}",
-        first_name=f"Table {table_number}",
-        last_name=f"round {round_number}",
+        first_name=f"Table {table_number}, round {round_number}",  # how the pages name him
     )
     keeper.set_unusable_password()
     keeper.save()
