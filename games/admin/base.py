@@ -89,6 +89,9 @@ class ReadOnlyAdmin(DirectorViewMixin, admin.ModelAdmin):
 
 
 class ReadOnlyInline(DirectorViewMixin, admin.TabularInline):
+    # Rows without a title each: the default repeats the row's __str__ ("Hal in Friday Swiss")
+    # above every line, next to the columns that already say it.
+    template = "admin/games/readonly_tabular.html"
     extra = 0
     can_delete = False
 

@@ -128,7 +128,7 @@ class EventAdmin(ReadOnlyAdmin):
             .annotate(recorder_name=Subquery(users.values("username")[:1]))
         )
 
-    @admin.display(description="stream", ordering="stream")
+    @admin.display(description="event log", ordering="stream")
     def stream_link(self, event: Event) -> str:
         return format_html(
             '<a href="{}">{} {}</a>',

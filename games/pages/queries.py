@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
+from django.utils import timezone
 
-from games.store.models import Game, Stream, Tournament, TournamentTable
+from games.play.permissions import is_director
+from games.store.models import Game, Match, Stream, Tournament, TournamentTable
+from scoring import selectors
 from scoring.documents import labels
 from scoring.models import GameSummary
 
@@ -68,6 +71,29 @@ def _table_row(table: TournamentTable) -> dict[str, Any]:
         "match": table.match_id,
         "game": game,
     }
+
+
+def tournaments_today(user: Any) -> list[dict[str, Any]]:
+    """The tournaments of the day that ``user`` may read: those still running (from any day), and
+    those created today or with a round paired today (its matches start then), so an evening
+    being entered, and one finished an hour ago, are there too."""
+    today = timezone.localdate()
+    paired_today = Match.objects.filter(tournament=OuterRef("pk"), created_at__date=today)
+    rows = Tournament.objects.filter(selectors.tournament_readable(user)).filter(
+        Q(status="running") | Q(created_at__date=today) | Q(Exists(paired_today))
+    )
+    director = is_director(user)
+    return [
+        {
+            "id": t.pk,
+            "name": t.name,
+            "format": labels.label(t.format),
+            "status": labels.label(t.status),
+            "round": t.current_round,
+            "director": director,
+        }
+        for t in rows.order_by("-created_at")[:LISTED]
+    ]
 
 
 def open_scoreboards() -> list[dict[str, Any]]:

@@ -31,7 +31,6 @@ from games.store.models import Game, Match, Stream, Tournament
 from scoring import selectors
 from scoring.models import GameSummary, MatchStanding
 
-SHOWN_STANDINGS = 12
 TAG_TTL_S = 0.5
 TAG_KEEP_S = 5
 
@@ -95,21 +94,113 @@ def _tag_query(pk: uuid.UUID) -> tuple[Any, ...] | None:
 
 
 def board(pk: uuid.UUID) -> dict[str, Any]:
-    """The whole room's board: every table of the current round, and the standings."""
+    """The whole room's board: every table of the current round, and the standings, laid out
+    in columns and pages for the room's screen (``screens``)."""
     tournament = Tournament.objects.select_related("stream").get(pk=pk)
     folded = folding.load(tournament.stream)
     shown = tournament_json(folded, pk)
     state = folded.state
     played = round_json(state, shown["round"]) if shown["round"] else None
-    standings = standings_json(state, len(state.rounds))
+    standings = standings_json(state)
+    rows = [
+        {**row, "shown": _shown(row), "points": sheet_presenting.figure(row["points"])}
+        for row in standings["rows"]
+    ]
+    current = _round(played) if played else None
     return {
         "tournament": {**shown, "format_label": sheet_presenting.label(shown["format"])},
-        "round": _round(played) if played else None,
-        "standings": [
-            {**row, "points": sheet_presenting.figure(row["points"])}
-            for row in standings["rows"][:SHOWN_STANDINGS]
-        ],
+        "round": current,
+        "standings_round": standings["round"],
+        # The game column shows while a live game is played at some table (sheets have none).
+        "live_games": bool(current and any(t["game"] for t in current["tables"])),
+        "standings": rows,
+        **screens(_table_items(current), rows),
     }
+
+
+# --- the room's screen: columns of rows, pages that turn ---------------------------------------
+
+# (columns, rows in a column) from the largest type to the smallest: the board takes the first that
+# holds it on one screen, else the last, in pages that turn by themselves. A row is a seat at a
+# table or a line of the standings; each column has one more for its heading. On a 16:9 screen the
+# last gives rows of 1/17 of the board's height (54 px on 1080) and 4 x 16 standings lines a page.
+DENSITIES = ((2, 9), (3, 12), (4, 16))
+# Long enough to find one's name in four columns of sixteen, short enough to come round again.
+TURN_SECONDS = 12
+
+
+def screens(tables: list[dict[str, Any]], standings: list[dict[str, Any]]) -> dict[str, Any]:
+    """The board's pages, each a list of columns (``tables`` or ``standings``), and the layout
+    (columns across, rows down) the room's stylesheet sizes the type from."""
+    for across, down in DENSITIES:
+        columns = _table_columns(tables, down) + _standings_columns(standings, down)
+        if len(columns) <= across:
+            return {"layout": {"columns": across, "rows": down + 1}, "pages": [columns]}
+    # Too many for one screen: the tables' pages, then the standings', each page full across.
+    pages = []
+    for part in (_table_columns(tables, down), _standings_columns(standings, down)):
+        pages += [part[first : first + across] for first in range(0, len(part), across)]
+    return {"layout": {"columns": across, "rows": down + 1}, "pages": pages}
+
+
+def _table_columns(items: list[dict[str, Any]], down: int) -> list[dict[str, Any]]:
+    """The round's tables (and byes) in columns, a table never split, as even as they pack."""
+    heights = [min(item["height"], down) for item in items]
+    if not items:
+        return []
+    count = len(_packed(heights, down))
+    even = max(-(-sum(heights) // count), max(heights))
+    packs = _packed(heights, even)
+    if len(packs) > count:
+        packs = _packed(heights, down)
+    return [{"kind": "tables", "items": [items[i] for i in pack]} for pack in packs]
+
+
+def _packed(heights: list[int], capacity: int) -> list[list[int]]:
+    """Indexes of the items in order, a new column whenever the next would not fit."""
+    packs: list[list[int]] = [[]]
+    used = 0
+    for index, height in enumerate(heights):
+        if packs[-1] and used + height > capacity:
+            packs.append([])
+            used = 0
+        packs[-1].append(index)
+        used += height
+    return packs
+
+
+def _standings_columns(rows: list[dict[str, Any]], down: int) -> list[dict[str, Any]]:
+    """The standings in columns of equal length, read down then across."""
+    if not rows:
+        return []
+    count = -(-len(rows) // down)
+    each = -(-len(rows) // count)
+    return [
+        {"kind": "standings", "rows": rows[start : start + each]}
+        for start in range(0, len(rows), each)
+    ]
+
+
+def _table_items(current: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The current round's tables as the board's column items (a row per seat), then its byes."""
+    if current is None:
+        return []
+    tables = [{**t, "kind": "table", "height": max(len(t["seats"]), 1)} for t in current["tables"]]
+    byes = [
+        {
+            "kind": "bye",
+            "height": 1,
+            "shown": _shown(bye),
+            "points": sheet_presenting.figure(bye["points"]),
+        }
+        for bye in current["byes"]
+    ]
+    return tables + byes
+
+
+def _shown(named: dict[str, Any]) -> str:
+    """A player as the room tells him apart: his label where there is one, else his name."""
+    return str(named.get("label") or named.get("name") or "")
 
 
 def table_board(pk: uuid.UUID, number: int) -> dict[str, Any] | None:
@@ -149,7 +240,13 @@ def _round(played: dict[str, Any]) -> dict[str, Any]:
 def _seat(seat: dict[str, Any], totals: dict[int, Any], game: dict[str, Any] | None) -> Any:
     live = game["scores"].get(seat["seat"]) if game else None
     on_turn = game is not None and game["turn"] == seat["seat"]
-    return {**seat, "total": totals.get(seat["seat"], 0), "live": live, "on_turn": on_turn}
+    return {
+        **seat,
+        "shown": _shown(seat),
+        "total": totals.get(seat["seat"], 0),
+        "live": live,
+        "on_turn": on_turn,
+    }
 
 
 def _games_in_play(matches: list[str]) -> dict[str, dict[str, Any]]:

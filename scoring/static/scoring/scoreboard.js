@@ -2,13 +2,47 @@
 // answers 304 (nothing recorded since) without folding anything, or the new board with its new
 // tag, which replaces the old one in place: no reload, no flicker, no control to touch. A screen
 // whose tab is hidden asks every 15 s, and at once when it is shown again.
+//
+// A board of more pages than one (games/pages/scoreboard.py "screens") shows one page at a time
+// on a wide screen and turns to the next every data-turn-seconds; a new board swapped in keeps
+// the page it was on. On a narrow screen the stylesheet shows every page and nothing turns.
 (function () {
   "use strict";
 
   const EVERY_MS = 1000;
   const AFTER_ERROR_MS = 3000;
   const HIDDEN_MS = 15000;
+  const ROOM = window.matchMedia("(min-width: 900px) and (min-aspect-ratio: 4/3)");
   let timer = null;
+  let page = 0; // the page shown, from 0
+
+  function showPage(box, wanted) {
+    const pages = box.querySelectorAll('[data-role="board-page"]');
+    if (pages.length === 0) return;
+    page = ((wanted % pages.length) + pages.length) % pages.length;
+    pages.forEach((section, index) => section.classList.toggle("current", index === page));
+    const number = box.querySelector('[data-role="page-number"]');
+    if (number) number.textContent = String(page + 1);
+    box.dataset.page = String(page + 1);
+    pages.forEach(fitNames);
+  }
+
+  // A name longer than its column is drawn smaller, down to 70 %, before it is cut short: the
+  // whole name in smaller type is read from further away than half of it in large type.
+  function fitNames(section) {
+    section.querySelectorAll(".board-name").forEach((cell) => {
+      cell.style.fontSize = "";
+      if (cell.clientWidth === 0 || cell.scrollWidth <= cell.clientWidth) return;
+      const scale = Math.max(0.7, (cell.clientWidth - 2) / cell.scrollWidth);
+      cell.style.fontSize = scale.toFixed(3) + "em";
+    });
+  }
+
+  function turn(box) {
+    if (ROOM.matches && box.querySelectorAll('[data-role="board-page"]').length > 1) {
+      showPage(box, page + 1);
+    }
+  }
 
   function later(box, wait) {
     clearTimeout(timer);
@@ -23,6 +57,7 @@
         if (answer.status === 200) {
           return answer.text().then((html) => {
             box.innerHTML = html;
+            showPage(box, page);
             box.dataset.etag = answer.headers.get("ETag") || "";
             box.dataset.updated = String(Date.now());
           });
@@ -40,6 +75,9 @@
     const box = document.querySelector('[data-role="scoreboard"]');
     if (!box) return;
     later(box, EVERY_MS);
+    showPage(box, 0);
+    const seconds = Number(box.dataset.turnSeconds) || 0;
+    if (seconds > 0) setInterval(() => turn(box), seconds * 1000);
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") later(box, 0);
     });
