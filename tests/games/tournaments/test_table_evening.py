@@ -16,7 +16,7 @@ from django.test import Client
 from games.pages import tournament_tables
 from games.play.tables import codes
 from games.store import folding
-from games.store.models import Event, Player, Stream, TableCode
+from games.store.models import Event, Game, Player, Stream, TableCode
 from tests.games.tournaments.helpers import (
     HL_WIN,
     client_for,
@@ -337,3 +337,31 @@ def test_standings_are_after_the_last_complete_round_and_name_the_round_in_play(
     assert all(r["played"] == 1 for r in during["rows"])
     page = Client().get(f"/tournaments/{tid}/")
     assert b"after round 1" in page.content and b"round 2 in play" in page.content
+
+
+def test_a_live_tables_phone_starts_its_next_game_and_records_in_it(director: Any) -> None:
+    _tid, played = evening(director, entry="live")
+    mine, theirs = played["tables"]
+    phone = Client(enforce_csrf_checks=True)
+    page = phone.get(phone.get(mine["keeper_url"])["Location"])
+    assert b'data-action="start-game"' in page.content
+    csrf = phone.cookies["csrftoken"].value
+    started = phone.post(f"/matches/{mine['match']}/next-game/", HTTP_X_CSRFTOKEN=csrf)
+    assert started.status_code == 302 and started["Location"].startswith("/games/")
+    game = started["Location"].split("/")[2]
+    again = phone.get(f"/matches/{mine['match']}/")
+    assert b'data-action="continue-game"' in again.content
+    # any move: the rules judge it, the permission does not stop it
+    move = {"id": str(uuid.uuid4()), "type": "dice.thrown", "data": {"dice": [1, 2, 3]}}
+    answer = phone.post(
+        f"/api/v1/games/{game}/events/",
+        move,
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=csrf,
+    )
+    assert answer.status_code in (201, 422), answer.json()  # judged by the rules: recorded there
+    assert answer.json().get("code") != "permission.not_your_table"
+    refused = phone.post(f"/matches/{theirs['match']}/next-game/", HTTP_X_CSRFTOKEN=csrf)
+    assert refused.status_code == 302  # back, with the refusal: not its table
+    assert not Game.objects.filter(match_id=theirs["match"]).exists()
+    assert phone.get(refused["Location"]).status_code == 403  # nor its to follow while played
