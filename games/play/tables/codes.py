@@ -58,7 +58,12 @@ def normalized(text: str) -> str | None:
 
 
 def issue_round(tournament_id: uuid.UUID, round_number: int, tables: list[dict[str, Any]]) -> None:
-    """A code for every table of a round just paired (or paired again: the old codes stop)."""
+    """A code for every table of a round just paired (or paired again: every old code of the
+    round stops, a table the new pairing no longer has included)."""
+    _stop(
+        TableCode.objects.filter(tournament_id=tournament_id, round_number=round_number),
+        revoked=True,
+    )
     for table in tables:
         issue(tournament_id, round_number, table["table"], uuid.UUID(table["match"]))
 

@@ -365,3 +365,22 @@ def test_a_live_tables_phone_starts_its_next_game_and_records_in_it(director: An
     assert refused.status_code == 302  # back, with the refusal: not its table
     assert not Game.objects.filter(match_id=theirs["match"]).exists()
     assert phone.get(refused["Location"]).status_code == 403  # nor its to follow while played
+
+
+def test_a_round_paired_again_stops_every_old_code_and_issues_the_new_tables(
+    director: Any,
+) -> None:
+    tid, played = evening(director)
+    players = [s["player"] for t in played["tables"] for s in t["seats"]]
+    for gone in players[:2]:
+        left = correction(director, tid, "player.withdrew", {"player": gone, "reason": "ill"})
+        assert left.status_code == 201
+    again = director.post(
+        f"/api/v1/tournaments/{tid}/rounds/", {"repair": True, "reason": "two left"}, format="json"
+    )
+    assert again.status_code == 201, again.json()
+    assert len(again.json()["tables"]) == 1
+    for table in played["tables"]:
+        assert Client().get(table["keeper_url"]).status_code == 410
+    assert list(codes.live_codes(tid, 1)) == [1]
+    assert Client().get(again.json()["tables"][0]["keeper_url"]).status_code == 302
