@@ -25,6 +25,7 @@ RESOURCES = {
     "match_history_csv": "/api/v1/matches/history.csv",
     "nightly_reports": "/api/v1/reports/nightly/",
     "webhooks": "/api/v1/webhooks/",
+    "tokens": "/api/v1/tokens/",
     "schema": "/api/schema/",
     "docs": "/api/docs/",
     "redoc": "/api/redoc/",
@@ -43,6 +44,7 @@ class ApiRootAnswer(serializers.Serializer[Any]):
     match_history_csv = serializers.URLField(help_text="Every match's history as CSV.")
     nightly_reports = serializers.URLField(help_text="The club's nightly reports.")
     webhooks = serializers.URLField(help_text="The webhooks (directors only).")
+    tokens = serializers.URLField(help_text="Your own API tokens (needs a login).")
     schema = serializers.URLField(help_text="The OpenAPI schema.")
     docs = serializers.URLField(help_text="Swagger UI.")
     redoc = serializers.URLField(help_text="ReDoc.")

@@ -95,6 +95,8 @@ urlpatterns = [
     path("matches/history.csv", reads.MatchHistoryCsv.as_view(), name="match-history-csv"),
     path("players/<int:pk>/plays.json", reads.PlayerPlays.as_view(), name="player-plays"),
     path("players/<int:pk>/stats/", reads.PlayerStats.as_view(), name="player-stats"),
+    path("players/<int:pk>/ratings/", reads.PlayerRatings.as_view(), name="player-ratings"),
+    path("ratings/<str:kind>/", reads.Leaderboard.as_view(), name="leaderboard"),
     path(
         "players/<int:pk>/games.ndjson",
         reads.PlayerGamesNdjson.as_view(),

@@ -4,13 +4,17 @@ A key is 256 random bits, so one unsalted SHA-256 is enough (nothing to guess, n
 tabulate) and the lookup stays one indexed equality. A token expires (``expires``) and is revoked
 by deleting its row: every process looks the token up on every request, so a revoked or expired
 token is refused at once everywhere.
+
+A token has a ``name`` its user chose and a ``scope``: ``write`` does whatever its user may, a
+``read`` token only reads (games.api.http.authentication refuses its every other request).
+Tokens from before scopes (and those ``manage.py issue_token`` issues) are ``write``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -23,14 +27,23 @@ def digest_of(key: str) -> str:
 
 
 class ApiTokenManager(models.Manager["ApiToken"]):
-    def issue(self, user: Any, lifetime: timedelta | None = None) -> tuple[ApiToken, str]:
-        """A new token for ``user``: the row and the key (shown once, never stored)."""
+    def issue(
+        self,
+        user: Any,
+        lifetime: timedelta | None = None,
+        *,
+        name: str = "",
+        scope: str = "write",
+        expires: datetime | None = None,
+    ) -> tuple[ApiToken, str]:
+        """A new token for ``user``: the row and the key (shown once, never stored). It expires
+        at ``expires``, else after ``lifetime``, else after API_TOKEN_LIFETIME_DAYS."""
         key = secrets.token_urlsafe(32)
-        days = settings.API_TOKEN_LIFETIME_DAYS
+        if expires is None:
+            days = settings.API_TOKEN_LIFETIME_DAYS
+            expires = timezone.now() + (lifetime if lifetime is not None else timedelta(days=days))
         token = self.create(
-            user=user,
-            digest=digest_of(key),
-            expires=timezone.now() + (lifetime if lifetime is not None else timedelta(days=days)),
+            user=user, digest=digest_of(key), expires=expires, name=name, scope=scope
         )
         return token, key
 
@@ -41,12 +54,18 @@ class ApiTokenManager(models.Manager["ApiToken"]):
 
 
 class ApiToken(models.Model):
+    class Scope(models.TextChoices):
+        READ = "read"
+        WRITE = "write"
+
     digest = models.CharField(max_length=64, unique=True, editable=False)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
     )
     created = models.DateTimeField(auto_now_add=True)
     expires = models.DateTimeField()
+    name = models.CharField(max_length=100, blank=True, default="")
+    scope = models.CharField(max_length=5, choices=Scope.choices, default=Scope.WRITE)
 
     objects = ApiTokenManager()
 
@@ -59,3 +78,7 @@ class ApiToken(models.Model):
     @property
     def expired(self) -> bool:
         return self.expires <= timezone.now()
+
+    @property
+    def read_only(self) -> bool:
+        return self.scope == self.Scope.READ

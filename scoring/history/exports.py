@@ -1,5 +1,6 @@
 """Exports for other programs (API.md, docs/API.md "Exports"): a match's or a tournament's events
-as NDJSON, the match list as CSV, and a player's plays in the shape play-logging apps import.
+as NDJSON, a player's finished games with their events, the match list as CSV, and a player's
+plays in the shape play-logging apps import.
 
 The export shapes are built here from the read models (and, for the NDJSON, the stored events
 as the event list shows them); the views in games/api/reads.py parse, check and stream them.
@@ -12,12 +13,13 @@ import datetime as dt
 import io
 import json
 import uuid
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games.play.representation import event_json
+from games.play.representation import event_json, game_json, game_status
 from games.store import folding
 from games.store.journal import read
 from games.store.models import Event, Game, GameSeat, Match, MatchSeat, Player, Stream
@@ -73,6 +75,54 @@ def _event_lines(streams: list[uuid.UUID]) -> Iterator[str]:
     for row in rows.iterator(chunk_size=1000):
         line = {"stream": str(row.stream_id), **event_json(read(row))}
         yield json.dumps(line, separators=(",", ":")) + "\n"
+
+
+# --- a player's finished games with their events ---------------------------------------------
+
+# Games read at once: their stream rows and all their events by two queries.
+GAMES_AT_ONCE = 100
+
+
+def player_game_ids(
+    player_id: int,
+    visible: Q,
+    *,
+    kind: str | None = None,
+    since: dt.datetime | None = None,
+    until: dt.datetime | None = None,
+    most: int,
+) -> list[uuid.UUID]:
+    """The player's finished games the reader may see (``visible``, leading to the stream, as
+    his history and statistics count them), games of live matches included, in the order they
+    finished (their last event), at most ``most``; ``since``/``until`` bound the finish."""
+    seated = GameSeat.objects.filter(player=player_id).values("game_id")
+    rows = GameSummary.objects.filter(visible, status="finished", game_id__in=seated)
+    if kind is not None:
+        rows = rows.filter(kind=kind)
+    if since is not None:
+        rows = rows.filter(updated_at__gte=since)
+    if until is not None:
+        rows = rows.filter(updated_at__lte=until)
+    return list(rows.order_by("updated_at", "game_id").values_list("game_id", flat=True)[:most])
+
+
+def games_with_events(ids: list[uuid.UUID]) -> Iterator[list[dict[str, Any]]]:
+    """Each game of ``ids`` as ``GET /api/v1/games/{id}/`` shows it, with ``events`` as
+    ``GET /api/v1/games/{id}/events/`` lists them, in batches of GAMES_AT_ONCE: a batch costs two
+    queries (its streams, their events) and a fold only where a snapshot is behind."""
+    for start in range(0, len(ids), GAMES_AT_ONCE):
+        batch = ids[start : start + GAMES_AT_ONCE]
+        streams = Stream.objects.in_bulk(batch)
+        events: dict[uuid.UUID, list[dict[str, Any]]] = defaultdict(list)
+        for row in Event.objects.filter(stream_id__in=batch).order_by("stream_id", "version"):
+            events[row.stream_id].append(event_json(read(row)))
+        yield [_game_with_events(streams[game_id], events[game_id]) for game_id in batch]
+
+
+def _game_with_events(stream: Stream, events: list[dict[str, Any]]) -> dict[str, Any]:
+    folded = folding.load(stream)
+    game = game_json(folded, stream_id=stream.pk, status=game_status(stream, folded))
+    return {**game, "events": events}
 
 
 # --- the match list as CSV ---------------------------------------------------------------------

@@ -3,6 +3,9 @@
 Every request looks its token up: one query on the unique index of the key's digest, joined to the
 user. No process keeps a copy, so a token revoked (its row deleted) or expired, or a user
 deactivated, is refused at once by every process.
+
+A read-only token (``scope`` read) is refused here for every request but a read, whatever the
+view: 403 ``permission.read_only_token``.
 """
 
 from __future__ import annotations
@@ -14,14 +17,44 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
+from rest_framework.permissions import SAFE_METHODS
+from rest_framework.request import Request
 
 from games.play import permissions
 from games.store import journal
 from scarney_site.access.models import ApiToken, digest_of
 
+READ_ONLY_TOKEN = "permission.read_only_token"
+
+
+class ReadOnlyToken(exceptions.PermissionDenied):
+    """A read-only token sent with a write (403). Raised as DRF's own refusal, so that DRF sets
+    the request's user to anonymous before answering it."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "This token may only read (its scope is read): send a write token, or log in, to "
+            "change anything.",
+            READ_ONLY_TOKEN,
+        )
+
 
 class HashedTokenAuthentication(TokenAuthentication):
     keyword = "Token"
+
+    def authenticate(self, request: Request) -> tuple[Any, ApiToken] | None:
+        found: tuple[Any, ApiToken] | None = super().authenticate(request)
+        # The scope is checked here, once, rather than by each view or service: every request
+        # that carries a token passes this point before any view runs, so no view, present or
+        # to come, can forget it (a default permission class is replaced by any view that names
+        # its own, as most do). Nor could the services' permission checks tell it: they answer
+        # reads as well as writes (check_director guards the feed and the webhook lists); the
+        # method does. Pages and the admin never take a token. A read token's unsafe request
+        # is refused whatever it would write: games, matches, tournaments, the register,
+        # webhooks, and tokens themselves (it lists them, it makes or revokes none).
+        if found is not None and found[1].read_only and request.method not in SAFE_METHODS:
+            raise ReadOnlyToken()
+        return found
 
     def authenticate_credentials(self, key: str) -> tuple[Any, ApiToken]:
         token = token_with_user(digest_of(key))

@@ -62,9 +62,14 @@ def _reshape(exc: Exception, response: Response) -> Response:
     if isinstance(exc, exceptions.ParseError):
         response.data = {"code": "request.malformed", "detail": str(exc.detail)}
         return response
-    code = getattr(exc, "default_code", "error")
+    code = f"request.{getattr(exc, 'default_code', 'error')}"
     detail = getattr(exc, "detail", str(exc))
-    response.data = {"code": f"request.{code}", "detail": str(detail)}
+    # DRF's refusals carry their own name as the code; one raised with a dotted code of the
+    # house (the authentication's permission.read_only_token) answers that code.
+    own = getattr(detail, "code", None)
+    if isinstance(own, str) and "." in own:
+        code = own
+    response.data = {"code": code, "detail": str(detail)}
     return response
 
 

@@ -9,11 +9,13 @@ reader) and refused with ``query.bad_value``. Both answer the house error shape.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Any, NoReturn, TypeVar
 
 import django_filters
 from django import forms
 from django.db.models import Model, QuerySet
+from django.utils.dateparse import parse_datetime
 from rest_framework import exceptions
 from rest_framework.request import Request
 
@@ -108,6 +110,25 @@ def _refuse(found: Any) -> NoReturn:
     errors = {name: [str(m) for m in messages] for name, messages in found.items()}
     name, messages = next(iter(errors.items()))
     raise QueryError(BAD_VALUE, f"{name}: {messages[0]}", errors=errors)
+
+
+def read_time(text: str) -> datetime | None:
+    """An ISO 8601 time (RFC 3339 lets its ``t`` and ``z`` be small; a date alone is its
+    midnight) in UTC, UTC if it names no offset; None if it is not one. A time beyond year 1 or
+    9999 once in UTC is the calendar's first or last moment: PostgreSQL takes no offset past
+    15:59, and a time that far out means "from the start" or "to the end" anyway."""
+    try:
+        value = parse_datetime(text.upper())
+    except ValueError:  # shaped as a time and not one: month 13, second 60
+        return None
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        return (datetime.min if value.year == 1 else datetime.max).replace(tzinfo=UTC)
 
 
 class QueryChecked:

@@ -59,6 +59,8 @@ ERRORS: dict[str, tuple[str, str]] = {
     "429": ("Over the rate; `Retry-After` gives the seconds to wait", "`request.throttled`"),
 }
 WRITES = ("post", "put", "patch", "delete")
+# Every write may meet it, wherever it is sent (games.api.http.authentication); no read does.
+READ_ONLY_TOKEN = "`permission.read_only_token` (a read-only token's write)"
 
 # Operations that refuse in their own words (games/webhooks/services.py: directors only, and a
 # webhook's own checks), in place of the house's general 401/403/409/422: status -> (when, the
@@ -70,7 +72,28 @@ DIRECTORS_ONLY = {
     ),
     "403": ("Not a director", "`permission.director_only`"),
 }
+# A user's own tokens (scarney_site/access/services.py): a login, and his own token (404 else).
+TOKENS_LOGIN = {
+    "401": (
+        "No login (or a bad token)",
+        "`permission.login_required` (no login), `request.authentication_failed` (a bad token)",
+    ),
+}
+TOKENS_WRITE = {
+    **TOKENS_LOGIN,
+    "403": ("A read-only token makes and revokes no token", "`permission.read_only_token`"),
+}
 OWN_ERRORS: dict[str, dict[str, tuple[str, str]]] = {
+    "get /api/v1/tokens/": TOKENS_LOGIN,
+    "post /api/v1/tokens/": {
+        **TOKENS_WRITE,
+        "409": ("You have the most live tokens one may have", "`token.too_many`"),
+        "422": (
+            "The token cannot be made as asked",
+            "`token.bad_expiry` (not in the future, or over 366 days away)",
+        ),
+    },
+    "delete /api/v1/tokens/{id}/": TOKENS_WRITE,
     "get /api/v1/webhooks/": DIRECTORS_ONLY,
     "post /api/v1/webhooks/": {
         **DIRECTORS_ONLY,
@@ -82,6 +105,13 @@ OWN_ERRORS: dict[str, dict[str, tuple[str, str]]] = {
     "get /api/v1/webhooks/{id}/": DIRECTORS_ONLY,
     "delete /api/v1/webhooks/{id}/": DIRECTORS_ONLY,
     "get /api/v1/webhooks/{id}/deliveries/": DIRECTORS_ONLY,
+    # A kind that is not rated (scoring/ratings/reading.py): its own 404, readable by anyone.
+    "get /api/v1/ratings/{kind}/": {
+        "404": (
+            "No such rated game kind",
+            "`rating.unknown_kind` (not a game kind, or one played alone: solo Solitaire)",
+        ),
+    },
     "get /api/v1/events/": DIRECTORS_ONLY,
     "get /api/v1/events.ndjson": DIRECTORS_ONLY,
 }
@@ -89,7 +119,7 @@ OWN_ERRORS: dict[str, dict[str, tuple[str, str]]] = {
 
 # Reads that need a login whatever they read (the feed, keepers, webhooks); every other GET is
 # open to anyone for finished public rows (a game in progress answers 401 without a login).
-NEEDS_LOGIN = ("/api/v1/events", "/api/v1/webhooks")
+NEEDS_LOGIN = ("/api/v1/events", "/api/v1/webhooks", "/api/v1/tokens")
 
 
 def _readable_without_login(operation: dict[str, Any]) -> None:
@@ -108,12 +138,21 @@ def error_response(status: str, method: str = "get", operation: str = "") -> dic
     body: dict[str, Any] = {"schema": {"$ref": "#/components/schemas/Error"}}
     if status in own:
         when, codes = own[status]
-        shown = examples.errors_of(status, method, only=OWN_ERRORS)
+        shown = examples.errors_of(status, method, only=_alike(operation))
     else:
         shown = examples.errors_of(status, method, besides=OWN_ERRORS)
+    if status == "403" and method in WRITES and "permission.read_only_token" not in codes:
+        codes = f"{codes}, {READ_ONLY_TOKEN}"
     if shown:
         body["examples"] = shown
     return {"description": f"{when}: {codes}.", "content": {"application/json": body}}
+
+
+def _alike(operation: str) -> list[str]:
+    """The operations whose own refusals may show as ``operation``'s examples: the directors'
+    (webhooks, the feed) each other's, a user's tokens only their own."""
+    tokens = "/api/v1/tokens/" in operation
+    return [other for other in OWN_ERRORS if ("/api/v1/tokens/" in other) == tokens]
 
 
 # A request line over gunicorn's limit (limit_request_line, 4094 bytes) never reaches Django:
@@ -163,8 +202,25 @@ def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -
             responses.setdefault("414", URI_TOO_LONG)
             if method == "get" and not path.startswith(NEEDS_LOGIN):
                 _readable_without_login(operation)
+    _named_lists(result)
     headers.document_headers(result)
     return result
+
+
+def _named_lists(result: dict[str, Any]) -> None:
+    """A 2xx answer that is a list of a component (a player's ratings) becomes a component of
+    its own, ``<Item>List``: every JSON answer is a named component."""
+    schemas = result["components"]["schemas"]
+    for methods in result.get("paths", {}).values():
+        for operation in methods.values():
+            for status, answer in operation.get("responses", {}).items():
+                body = answer.get("content", {}).get("application/json")
+                schema = body.get("schema", {}) if body and status.startswith("2") else {}
+                item = schema.get("items", {}).get("$ref", "")
+                if schema.get("type") == "array" and item.startswith("#/components/schemas/"):
+                    name = item.rsplit("/", 1)[-1] + "List"
+                    schemas.setdefault(name, schema)
+                    body["schema"] = {"$ref": f"#/components/schemas/{name}"}
 
 
 RENDERINGS = {"csv": "text/csv", "html": "text/html", "pdf": "application/pdf"}
@@ -217,6 +273,7 @@ CLOSED = (
     "EntryCreate",
     "RoundCreate",
     "KeeperAssign",
+    "TokenCreate",
 )
 
 

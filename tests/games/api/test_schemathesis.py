@@ -4,8 +4,10 @@ database, as a director (staff) and as a member (not staff), and finds nothing.
 
 The detail endpoints are exercised on real rows: a finished game, a settled match, a player and
 a paired tournament are made first (tests/api_seed.py) and given to schemathesis as the path
-parameters of their operations. Bounded in examples (``SCHEMATHESIS_EXAMPLES``) and time; on CI
-the examples are drawn deterministically.
+parameters of their operations; revoking a token is given a spare token of the user's own, so
+that a drawn id never revokes the token the run sends (its every later request would be a
+401). Bounded in examples (``SCHEMATHESIS_EXAMPLES``) and time; on CI the examples are drawn
+deterministically.
 
 Two checks are narrowed, by design:
 
@@ -16,6 +18,9 @@ Two checks are narrowed, by design:
   for each of them. The schema cannot express the rules of every game.
 - ``positive_data_acceptance`` also takes 400 on reads whose parameters name data (a cursor,
   a feed position, a time): see DATA_REFERENCES.
+- Making a token is judged too: an expiry must lie ahead and within 366 days of the server's
+  clock (422 ``token.bad_expiry``), and a user holds at most 50 live tokens (409
+  ``token.too_many``), which a run that makes many meets.
 - The coverage phase is not run on recording an event: its body is one of a component per event
   type (45 for a game), whose every boundary the phase would enumerate for minutes. The
   examples and fuzzing phases still draw from the whole union, and each type's boundaries are
@@ -44,6 +49,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection
 
+from scarney_site.access.models import ApiToken
 from tests.api_seed import Seeded, seed
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -61,6 +67,7 @@ RULE_JUDGED = [
     ("^/api/v1/tournaments/$", "POST"),
     ("^/api/v1/players/(\\{id\\}/merge/)?$", "POST"),
     ("^/api/v1/webhooks/$", "POST"),
+    ("^/api/v1/tokens/$", "POST"),
     ("^/api/v1/games/\\{id\\}/(pot|analysis)/$", "GET"),
 ]
 # Reads whose parameters name data, not just a shape: a cursor is a token from a page's
@@ -71,7 +78,7 @@ RULE_JUDGED = [
 DATA_REFERENCES = [
     "^/api/v1/(games|matches|players|tournaments)/$",
     "^/api/v1/(games|matches)/\\{id\\}/(events/)?$",
-    "^/api/v1/players/\\{id\\}/(history/|plays.json)$",
+    "^/api/v1/players/\\{id\\}/(history/|plays.json|games.ndjson)$",
     "^/api/v1/events(/|.ndjson)$",
     "^/api/v1/tournaments/\\{id\\}/(rounds/\\{number\\}/|standings/|settlement/|events/)?$",
 ]
@@ -141,7 +148,7 @@ def wait_until_up(url: str, process: subprocess.Popen[bytes]) -> None:
     pytest.fail("gunicorn did not answer /healthz within 30 s")
 
 
-def config(seeded: Seeded) -> str:
+def config(seeded: Seeded, spare_token: int) -> str:
     """schemathesis.toml: the seeded ids as path parameters, and the narrowed check.
 
     schemathesis merges every ``[[operations]]`` block that matches, the later ones over the
@@ -151,6 +158,7 @@ def config(seeded: Seeded) -> str:
         "matches": f'"path.id" = "{seeded.match}"',
         "players": f'"path.id" = {seeded.player}',
         "tournaments": f'"path.id" = "{seeded.tournament}"\n"path.number" = 1',
+        "tokens": f'"path.id" = {spare_token}',
     }
 
     def block(regex: str, method: str | None, statuses: list[str] | None) -> str:
@@ -198,9 +206,10 @@ def config(seeded: Seeded) -> str:
 def test_the_api_keeps_its_schema(gunicorn: str, staff: bool, tmp_path: Path) -> None:
     director, _key = token_of("seeder", is_staff=True)
     seeded = seed(director)
-    _user, token = token_of("director" if staff else "member", is_staff=staff)
+    user, token = token_of("director" if staff else "member", is_staff=staff)
+    spare, _key = ApiToken.objects.issue(user, name="spare")
     settings_file = tmp_path / "schemathesis.toml"
-    settings_file.write_text(config(seeded))
+    settings_file.write_text(config(seeded, spare.pk))
     command = [
         str(BIN / "schemathesis"),
         "--config-file",
