@@ -8,9 +8,18 @@ person: seats by name, "score - cumulative" cells, bonuses with readable labels.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from games.pages.chart import cumulative_chart
+from games.rules import registry
+from games.rules.scarney_board.matches import (
+    DOUBLES_GAME_TOTAL,
+    MATCH_BONUS,
+    SINGLES_ROUNDS,
+    TARGET,
+)
+from games.rules.scarnie.state import TARGET as SCARNIE_TARGET
 from scoring.documents import labels
 
 # One wording of every code for people, shared with the printed reports.
@@ -35,7 +44,118 @@ def sheet(history: dict[str, Any], match: dict[str, Any]) -> dict[str, Any]:
         "chart": cumulative_chart(names, history["games"]),
         "next_game": match["next_game"],
         "takes_lines": match["entry"] == "sheet" and "game.scored" in match["expected"],
+        "rule": rule_sentence(match["format"], match.get("ruleset") or {}),
+        "over": over_sentence(history, match, names),
     }
+
+
+def over_sentence(history: dict[str, Any], match: dict[str, Any], names: list[str]) -> str:
+    """How a finished match ended, "" while it is played: its winners, or for one player (a
+    Solitaire match has no winner) his games, points and rating band."""
+    if match["status"] == "in_progress":
+        return ""
+    if len(names) == 1:
+        row: dict[str, Any] = next(iter(history["standing"]), {})
+        games = len(history["games"])
+        facts = [f"{games} game{'' if games == 1 else 's'}"]
+        if row.get("total") is not None:
+            facts.append(f"{row['total']} points")
+        return labels.solo_result(names[0], "match", facts, history["rating"])
+    winners = [names[seat] for seat in history["winner"] if seat < len(names)]
+    if not winners:
+        return ""
+    return f"The match is over: {' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}."
+
+
+# --- the rule a sheet line follows, in one sentence (RULES.md, each format's match section) ----
+
+RULES = {
+    "scarney-solitaire": "Each line is one game's total score, bonus included; a match is "
+    "{games} games, rated on their sum.",
+    "scarney-singles": "Only the active player scores in each game (the others 0); after "
+    "{rounds} rounds the highest match score wins, with a bonus of {bonus}.",
+    "scarney-doubles": "The two scores of a game total {doubles_total}; the match ends after "
+    "the game that takes a player to {target} or more with the scores unequal, and the higher "
+    "wins a bonus of {bonus}.",
+    "high-low-scarney": "Only the winner of a game scores (the other 0); the first to reach "
+    "{target} wins the match.",
+    "scarnie": "Only a deal's scorer scores (the last pawn's number × its position's "
+    "multiplier; the others 0); the first to reach {scarnie_target} alone wins.",
+    "straight-scarney-dice": "A match is one game of seven frames each: the highest total "
+    "takes the pot.",
+    "partnership-straight-scarney-dice": "A match is one game of seven frames each: the side "
+    "with the higher total takes the pot, divided among its partners.",
+    "scarney-3000": "A match is one game: {s3000_end} wins and collects the difference from "
+    "each other player.",
+    "partnership-scarney-3000": "A match is one game to {s3000_target}, each turn added to "
+    "the shooter's side: each partner of the winning side collects the side difference.",
+    "scarney-put-and-take": "A match is one session: each line is every player's net chips, "
+    "and the nets sum to 0.",
+    "double-cameroon": "A match is one game: each player fills his ten boxes and the highest "
+    "total wins (a tie shares the win); nothing is paid.",
+    "going-to-boston": "Each line is a round, every player's three set-aside dice added up "
+    "(3 to 18): the highest takes the pot{tie}; {session}.",
+    "multiplication": "Each line is a round, every player's first two set-aside dice times the "
+    "last (2 to 72): the highest takes the pot{tie}; {session}.",
+    "hearts-due": "A match is one game to {hearts_due_target}: the highest total wins{equal}; "
+    "nothing is paid.",
+    "manchester-piccadilly": "Each line is a hand: only its winner scores, the difference of "
+    "the hand totals (the other 0); after {mp_hands} hands the higher total wins, equal totals "
+    "draw.",
+    "manchester-truffle": "Each line is a hand: only its winner scores, the difference of the "
+    "hand totals (the other 0); after {mp_hands} hands the higher total wins, equal totals "
+    "draw.",
+    "tontine": "Each line is a hand's results, which add up: with three players each his "
+    "points less 37, with four the sides' difference, to each winner and from each loser.",
+}
+
+
+def rule_sentence(format: str, ruleset: dict[str, Any]) -> str:
+    """The rule of a sheet match's lines and end in one sentence, with the match's own house
+    rules (a Hearts Due target, the hands of a Manchester game) in place of the defaults."""
+    template = RULES.get(format)
+    if template is None:
+        return ""
+    return template.format_map(_rule_figures(format, ruleset))
+
+
+def _rule_figures(format: str, ruleset: dict[str, Any]) -> dict[str, Any]:
+    rules = {**_default_ruleset(format), **ruleset}
+    session = rules.get("session_rounds")
+    return {
+        **rules,
+        "games": getattr(registry.match_rules(format), "GAMES_PER_MATCH", 5),
+        "rounds": SINGLES_ROUNDS,
+        "bonus": MATCH_BONUS,
+        "target": TARGET,
+        "doubles_total": DOUBLES_GAME_TOTAL,
+        "scarnie_target": SCARNIE_TARGET,
+        "tie": " (a tie shares it)"
+        if rules.get("boston_tie") == "split"
+        else " (a tie is played off)",
+        "session": f"a session is {session} rounds"
+        if session
+        else "a session is one round per player",
+        "s3000_end": _s3000_end(rules),
+        "equal": ", once everyone has rolled as often"
+        if rules.get("hearts_due_equal_turns")
+        else "",
+    }
+
+
+def _s3000_end(rules: dict[str, Any]) -> str:
+    """Who wins Scarney 3000: the first at the target, or the best once the round is out."""
+    target = rules.get("s3000_target")
+    if rules.get("s3000_equal_turns"):
+        return f"once a player stands at {target} or more the round is played out, and the highest"
+    return f"the first to stand at {target} or more"
+
+
+def _default_ruleset(format: str) -> dict[str, Any]:
+    try:
+        return dataclasses.asdict(registry.match_rules(format).ruleset_type())
+    except (TypeError, LookupError):
+        return {}
 
 
 def _row(game: dict[str, Any], names: list[str]) -> dict[str, Any]:
@@ -83,7 +203,7 @@ def tournament_round(played: dict[str, Any], standings: dict[str, Any]) -> dict[
         "tables": [_table(table, table["table"] in missing) for table in played["tables"]],
         "byes": [{**bye, "points": figure(bye["points"])} for bye in played["byes"]],
         "still_playing": [
-            " v ".join(seat["name"] for seat in table["seats"])
+            " v ".join(seat["label"] for seat in table["seats"])
             for table in played["tables"]
             if table["table"] in missing
         ],
@@ -92,7 +212,7 @@ def tournament_round(played: dict[str, Any], standings: dict[str, Any]) -> dict[
 
 def _table(table: dict[str, Any], playing: bool) -> dict[str, Any]:
     result = table["result"]
-    names = [seat["name"] for seat in table["seats"]]
+    names = [seat["label"] for seat in table["seats"]]
     return {
         **table,
         "names": names,
@@ -120,6 +240,7 @@ def standings_table(standings: dict[str, Any], tiebreaks: list[str]) -> dict[str
     ]
     return {
         "round": standings["round"],
+        "in_play": standings.get("in_play"),
         "columns": columns,
         "rows": [
             {

@@ -21,7 +21,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 from redis import RedisError
 
-from games.pages import scoreboard, sheet_presenting
+from games.pages import scoreboard, sheet_presenting, tournament_tables
 from games.play import services
 from games.play.permissions import is_recorder
 from games.play.refusals import REFUSED, refusal_of
@@ -62,8 +62,35 @@ class LineForm(forms.Form):
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "data-seat": seat}),
             )
 
+        self.seats = len(names)
+        self.refused: dict[int, str] = {}
+
     def scores(self) -> list[int]:
-        return [self.cleaned_data[f"score_{seat}"] for seat in range(len(self.fields) - 2)]
+        return [self.cleaned_data[f"score_{seat}"] for seat in range(self.seats)]
+
+    def refuse(self, refused: dict[int, str]) -> None:
+        """Mark the boxes whose values were refused (``{seat: value typed}``): each names the
+        note beside it and the status's refusal (``aria-describedby``)."""
+        self.refused = refused
+        for seat in refused:
+            attrs = self.fields[f"score_{seat}"].widget.attrs
+            attrs["aria-invalid"] = "true"
+            attrs["aria-describedby"] = f"score_{seat}-note line-refusal"
+
+    def seat_fields(self) -> list[dict[str, Any]]:
+        """Each seat's box, with the note on a value refused and cleared from it."""
+        return [
+            {"field": self[f"score_{seat}"], "note": _cleared_note(self.refused.get(seat))}
+            for seat in range(self.seats)
+        ]
+
+
+def _cleared_note(value: str | None) -> str:
+    if value is None:
+        return ""
+    if not value.strip():
+        return "A score is needed here."
+    return f"{value} was refused; the box is cleared."
 
 
 @require_GET
@@ -84,7 +111,9 @@ def match_line(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     names = [p["name"] for p in folding.load(stream).header["players"]]
     form = LineForm(request.POST, names=names)
     if not form.is_valid():
-        return _match(request, stream, form, _form_sentence(form), 400)
+        unread = [seat for seat in range(len(names)) if f"score_{seat}" in form.errors]
+        cleared = _cleared(form, names, unread, stream.version)
+        return _match(request, stream, cleared, _form_sentence(form), 400)
     try:
         recorded = services.event_record(
             category=Stream.Category.MATCH,
@@ -105,6 +134,8 @@ def match_line(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     except REFUSED as error:
         refused = refusal_of(error, what="line")
         assert refused is not None  # every REFUSED error is a refusal
+        if refused.status == 422:  # the rules refused the figures: clear the ones refused
+            form = _cleared(form, names, _refused_seats(refused.facts, names), stream.version)
         return _match(request, stream, form, f"Not recorded: {refused.sentence}", refused.status)
     except ObjectDoesNotExist:
         raise Http404("There is no such match.") from None
@@ -118,6 +149,31 @@ def _again(form: LineForm, names: list[str], version: int) -> LineForm:
     he reads the sheet and sends it again (or changes it) rather than reloading the page."""
     typed = {f"score_{seat}": score for seat, score in enumerate(form.scores())}
     return LineForm(names=names, initial={**typed, "id": uuid.uuid4(), "expected_version": version})
+
+
+def _refused_seats(facts: dict[str, Any], names: list[str]) -> list[int]:
+    """The seats a rule's refusal names (its ``seat`` fact), or the whole line's."""
+    seat = facts.get("seat")
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return [seat]
+    return list(range(len(names)))
+
+
+def _cleared(form: LineForm, names: list[str], seats: list[int], version: int) -> LineForm:
+    """The line as typed with the refused boxes emptied: a box that kept a refused "999" made
+    "99910" of the "10" typed next. The values refused are said beside their boxes."""
+    typed = {seat: str(form.data.get(f"score_{seat}", "")) for seat in range(len(names))}
+    kept = {f"score_{seat}": value for seat, value in typed.items() if seat not in seats}
+    again = LineForm(
+        names=names,
+        initial={
+            **kept,
+            "id": form.cleaned_data.get("id") or uuid.uuid4(),
+            "expected_version": form.cleaned_data.get("expected_version", version),
+        },
+    )
+    again.refuse({seat: typed[seat] for seat in seats})
+    return again
 
 
 def _match(
@@ -145,6 +201,7 @@ def _match(
         "refused": refused,
         "recorded": _recorded(sheet, recorded),
         "tournament": _tournament_of(match),
+        "table": tournament_tables.table_panel(request.user, match, shown),
     }
     return render(request, "scoring/pages/match.html", context, status=status)
 
@@ -191,7 +248,7 @@ def tournament_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     folded = folding.load(tournament.stream)
     state = folded.state
     shown = tournament_json(folded, pk)
-    standings = standings_json(state, len(state.rounds))
+    standings = standings_json(state)
     rounds = [
         sheet_presenting.tournament_round(round_json(state, number), standings)
         for number in range(len(state.rounds), 0, -1)
@@ -224,9 +281,21 @@ def _tournament(request: HttpRequest, pk: uuid.UUID) -> Tournament:
 
 @require_GET
 def scoreboard_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    """The room's board; ``?turn=S`` turns its pages every S seconds (1 to 120, else 12)."""
     tag = _tag_or_404(request, pk)
-    context = {**scoreboard.board(pk), "tag": tag, "board_url": request.path + "board/"}
+    context = {
+        **scoreboard.board(pk),
+        "tag": tag,
+        "board_url": request.path + "board/",
+        "turn": _turn_seconds(request.GET.get("turn", "")),
+    }
     return render(request, "scoring/pages/scoreboard.html", context)
+
+
+def _turn_seconds(text: str) -> int:
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= 120:
+        return int(text)
+    return scoreboard.TURN_SECONDS
 
 
 @require_GET

@@ -18,14 +18,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from games.pages import queries
-from games.pages.forms import GameStartForm, MoveForm
+from games.pages.forms import GameStartForm, MoveForm, kinds_left_out
 from games.pages.tables import presenting
-from games.play import analysis, services
+from games.play import analysis, representation, services
 from games.play.permissions import NotPermitted, is_recorder
 from games.play.refusals import REFUSED, refusal_of
 from games.play.representation import game_json, game_status
 from games.rules.base import Analysable
 from games.rules.errors import RuleError
+from games.rules.events import UNDO
 from games.store import folding
 from games.store.models import Stream
 from scoring import selectors
@@ -44,8 +45,10 @@ def _home(request: HttpRequest, form: GameStartForm, status: int = 200) -> HttpR
     keeper = request.user.is_authenticated
     context = {
         "form": form,
+        "left_out": kinds_left_out(),
         "mine": queries.games_in_progress(request.user) if keeper else [],
         "tables": queries.tables_today(request.user) if keeper else [],
+        "today": queries.tournaments_today(request.user) if keeper else [],
         "boards": [] if keeper else queries.open_scoreboards(),
         "recent": queries.recent_results(),
     }
@@ -64,9 +67,17 @@ def game_new(request: HttpRequest) -> HttpResponse:
             kind=form.cleaned_data["kind"], seats=form.cleaned_data["seats"], user=request.user
         )
     except (RuleError, NotPermitted) as error:
-        form.add_error(None, error.message)
+        form.add_error(_refused_field(error), error.message)
         return _home(request, form, status=422)
     return redirect("pages:game", pk=game.pk)
+
+
+def _refused_field(error: RuleError | NotPermitted) -> str | None:
+    """The control a start's refusal is shown beside: the players for a seat count, the game
+    for any other rule, the form as a whole for a permission."""
+    if isinstance(error, NotPermitted):
+        return None
+    return "seats" if error.code.endswith("bad_seats") else "kind"
 
 
 @require_GET
@@ -119,7 +130,9 @@ def game_move(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
         return HttpResponse("There is no such game.", status=404, content_type="text/plain")
     # A resent move (created False) answers with the game as it stands now, not as it was then.
     stream.refresh_from_db()
-    return _table(request, stream, folding.load(stream), status=201 if recorded.created else 200)
+    status = 201 if recorded.created else 200
+    undo = move["type"] == UNDO and recorded.created
+    return _table(request, stream, folding.load(stream), status=status, undo=undo)
 
 
 def _refused(request: HttpRequest, stream: Stream, sentence: str, status: int) -> HttpResponse:
@@ -133,8 +146,13 @@ def _table(
     folded: folding.Folded,
     status: int = 200,
     refusal: str | None = None,
+    undo: bool = False,
 ) -> HttpResponse:
     context = _table_context(request, stream, folded, refusal)
+    if undo:  # the answer to a take-back confirms it in words
+        taken_back = representation.undone_move(stream.pk)
+        move = (taken_back.type, taken_back.data) if taken_back else None
+        context["undone"] = presenting.undone_sentence(context["game"], move)
     response = render(request, TABLE, context, status=status)
     # The page's script swaps in only answers that carry this header (not a proxy's error page).
     response["X-Table-Version"] = str(folded.version)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.rules.events import GAME_FINISHED, GAME_SCORED
+from games.rules.events import GAME_FINISHED, GAME_SCORED, UNDO
+from games.store import journal
 from games.store.folding import Folded
 from games.store.journal import StoredEvent
 from games.store.models import Game, Match, Stream
@@ -22,6 +23,23 @@ def event_json(event: StoredEvent) -> dict[str, Any]:
         "recorded_at": event.recorded_at.isoformat().replace("+00:00", "Z"),
         "hash": event.hash,
     }
+
+
+def undone_move(stream_id: Any) -> StoredEvent | None:
+    """The move the stream's last event took back, if that event is a take-back
+    (``move.undone``): each take-back takes back the last move still in force, as the fold does
+    (games.rules.base.step)."""
+    in_force: list[StoredEvent] = []
+    taken_back = None
+    events = journal.stream_events(stream_id)
+    next(events, None)  # the start event: never taken back
+    for event in events:
+        if event.type == UNDO:
+            taken_back = in_force.pop() if in_force else None
+        else:
+            in_force.append(event)
+            taken_back = None
+    return taken_back
 
 
 def game_json(folded: Folded, *, stream_id: Any, status: str) -> dict[str, Any]:

@@ -68,6 +68,34 @@ MOVE_WORDS = {
     **PLAIN_ACTIONS,
     "move.undone": "Undo the last move",
 }
+# A move taken back, as the status confirms it ("Undone: Ann's throw of 4 5 6."): the moves a
+# player makes himself are his; the others (a deal, a trick's winner) are the table's.
+OWN_MOVES = {
+    "pawn.jumped": "jump from C{from} to C{to}",
+    "pawn.placed": "placing of {pawn} on C{circle}",
+    "pawn.taken_off": "take-off from C{circle}",
+    "colours.chosen": "choice of colours",
+    "dice.thrown": "throw of {faces}",
+    "dice.kept": "keeping of {faces}",
+    "dice.grouped": "grouping of the dice",
+    "cards.discarded": "discard of {cards}",
+    "card.played": "play of {card}",
+    "shooter.stood": "stand",
+    "double_down.called": "double down",
+    "game.scarney_called": "Scarney call",
+}
+TABLE_MOVES = {
+    "board.laid_out": "layout of the board",
+    "deal.faced_up": "deal",
+    "cards.dealt": "deal",
+    "value.announced": "announcement",
+    "trick.won": "trick's winner",
+    "fool.paid": "card paid for the Fool",
+    "dummy.chosen": "choice of dummy",
+    "round.anted": "antes of the round",
+    "session.ended": "end of the session",
+    "hand.ended": "end of the hand",
+}
 # Legal events are listed as buttons when there are this few; more are entered on the board.
 LEGAL_LIST_LIMIT = 40
 
@@ -165,11 +193,72 @@ def ended_sentence(game: dict[str, Any], names: dict[int, str]) -> str:
     result = game.get("result")
     if game["status"] == "abandoned" or result is None:
         return f"This game is {game['status'].replace('_', ' ')}."
+    if len(game["seats"]) == 1:
+        return solo_sentence(game, names)
     winners = " and ".join(names.get(seat, f"seat {seat}") for seat in result["winner"])
     sentence = "Game over." + (f" Won by {winners}." if winners else " Nobody wins this game.")
     if result.get("rating"):
-        sentence += f" Rating: {result['rating']}."
+        sentence += " " + labels.end_sentence(labels.rated(result["rating"]).capitalize())
     return sentence
+
+
+def solo_sentence(game: dict[str, Any], names: dict[int, str]) -> str:
+    """A one-player game has no winner: whose game it was, what it made and its rating band
+    (RULES.md 2.6), "Zoe's game is over: 12 pawns off the board, 28 points — rated “Try
+    again!”"."""
+    seat = game["seats"][0]["seat"]
+    facts = []
+    if "removed" in game:
+        off = len(game["removed"])
+        facts.append(f"{off} pawn{'' if off == 1 else 's'} off the board")
+    total = next((row.get("total") for row in game["scores"] if row["seat"] == seat), None)
+    if total is not None:
+        facts.append(f"{total} point{'' if total == 1 else 's'}")
+    rating = (game.get("result") or {}).get("rating")
+    return labels.solo_result(names.get(seat, "The player"), "game", facts, rating)
+
+
+def undone_sentence(game: dict[str, Any], undone: tuple[str, dict[str, Any]] | None) -> str:
+    """The status's confirmation of a take-back: "Undone: Ann's throw of 4 5 6.", or "Last move
+    undone." when the move cannot be said. Whose move it was: the seat the data names, else the
+    one on turn again now that it is taken back."""
+    if undone is None:
+        return "Last move undone."
+    type, data = undone
+    if type in OWN_MOVES or type == "pawns.removed":
+        words = _move_words(type, data)
+        names = {seat["seat"]: seat["name"] for seat in game["seats"]}
+        seat = data.get("seat", game.get("turn"))
+        who = names.get(seat) if isinstance(seat, int) else None
+        return f"Undone: {who}'s {words}." if who else f"Undone: the {words}."
+    if type in TABLE_MOVES:
+        return f"Undone: the {TABLE_MOVES[type]}."
+    return "Last move undone."
+
+
+def _move_words(type: str, data: dict[str, Any]) -> str:
+    if type == "pawns.removed" and "circles" in data:
+        return "removal of " + ", ".join(f"C{c}" for c in data["circles"])
+    if type == "pawns.removed":
+        positions = ", ".join(map(str, data.get("positions", [])))
+        return f"removal of positions {positions} of station {data.get('station')}"
+    words = OWN_MOVES[type].format_map(_said(data))
+    return f"{words} (Opposite)" if data.get("opposite") else words
+
+
+def _said(data: dict[str, Any]) -> dict[str, Any]:
+    """A move's data as its words quote it: faces and cards spaced, a missing key left blank."""
+    said = {k: " ".join(map(str, v)) if isinstance(v, list) else v for k, v in data.items()}
+    return {
+        "from": "",
+        "to": "",
+        "pawn": "",
+        "circle": "",
+        "faces": "",
+        "cards": "",
+        "card": "",
+        **said,
+    }
 
 
 def scores(game: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:

@@ -185,10 +185,14 @@ def _open_table(tournament_id: uuid.UUID, round: Any, table: Any, user: Any) -> 
     stream = journal.lock_stream(tournament_id)  # in step with the round's closing
     if stream.category != Stream.Category.TOURNAMENT:
         raise Stream.DoesNotExist(f"There is no tournament {tournament_id}.")
-    played = folding.load(stream).state.round(round)
+    try:
+        played = folding.load(stream).state.round(round)
+        seated = played.table(table)
+    except IllegalEvent as missing:
+        # The round and table are the address's: one that is not there is not found (404).
+        raise TableCode.DoesNotExist(missing.message) from None
     if played.closed:
         raise StateConflict("round.closed", f"Round {played.number} is closed: its codes stop.")
-    seated = played.table(table)
     if not seated.match:
-        raise IllegalEvent("round.no_such_table", f"Table {seated.number} has no match.")
+        raise TableCode.DoesNotExist(f"Table {seated.number} has no match.")
     return seated

@@ -83,20 +83,22 @@
     try {
       let queue = loadQueue();
       while (queue.length) {
-        const outcome = await send(queue[0]);
-        if (outcome === "wait" || outcome === "held") {
-          if (outcome === "wait" || !held.csrf) retryLater();
+        const answer = await send(queue[0]);
+        if (answer.outcome === "wait" || answer.outcome === "held") {
+          if (answer.outcome === "wait" || !held.csrf) retryLater();
           break;
         }
         held = null;
         queue = loadQueue();
         queue.shift();
-        if (outcome === "refused" && queue.length) {
+        if (answer.outcome === "refused" && queue.length) {
           // The rest were made on a position that never came about: show them, send none.
           dropped = dropped.concat(queue);
           queue = [];
         }
+        // The move answered waits no longer: its answer is the status now (a refusal focused).
         saveQueue(queue);
+        swapTable(answer.html);
         showQueue();
       }
     } finally {
@@ -121,17 +123,18 @@
       });
     } catch (error) {
       held = null;
-      return "wait"; // no connection: keep the move and try again when it returns
+      unreachable = true;
+      return { outcome: "wait" }; // no connection: keep the move and try again when it returns
     }
+    unreachable = false;
     if (!response.headers.get("X-Table-Version")) {
       // Not the table: a login or CSRF page, a proxy's or the server's error page. The move was
       // not judged, so it stays first in the queue (never dropped) until it can be sent.
       held = await notSent(response);
-      return "held";
+      return { outcome: "held" };
     }
     held = null;
-    swapTable(await response.text());
-    return response.ok ? "recorded" : "refused";
+    return { outcome: response.ok ? "recorded" : "refused", html: await response.text() };
   }
 
   async function notSent(response) {
@@ -168,35 +171,42 @@
     }
     drawDiscard();
     drawScarnie();
+    focusRefusal(table());
+  }
+
+  // A refusal is shown where the eye is: written beside what it refuses, announced (role
+  // "alert") and focused, so a page opened at its top scrolls to it and a screen reader reads it.
+  function focusRefusal(root) {
+    const refusal = root && root.querySelector('[data-role="refusal"]');
+    if (!refusal) return;
+    refusal.focus({ preventScroll: true });
+    refusal.scrollIntoView({ block: refusal.closest("#table") ? "nearest" : "center" });
   }
 
   const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
 
+  // The one status: while moves wait, the server's last answer (whose turn, a refusal, an undo)
+  // is out of date, so the status says instead what waits and what the table takes next.
   function showQueue() {
     const box = document.querySelector('[data-role="queue"]');
     if (!box) return;
     const queue = loadQueue();
     box.hidden = !queue.length && !dropped.length;
     box.replaceChildren();
-    if (queue.length && held) {
-      box.append(paragraph(held.sentence, "not-sent"), listOf(queue), button("Try again", "retry", () => {
-        held = null;
-        showQueue();
-        flush();
-      }));
-      if (held.csrf) box.append(button("Reload the page", "reload", () => location.reload()));
-    } else if (queue.length) {
-      box.append(
-        paragraph(
-          navigator.onLine
-            ? plural(queue.length, "move", "moves") + " being sent:"
-            : "Offline: " + plural(queue.length, "move", "moves") + " queued, sent in this order when the connection returns:"
-        ),
-        listOf(queue)
-      );
+    drawStatus(queue.length > 0);
+    if (queue.length) {
+      if (held) box.append(paragraph(held.sentence, "not-sent"));
+      box.append(paragraph(waitingSentence(queue.length), "waiting"));
+      box.append(paragraph(offline() ? "Sent in this order when the connection returns:" : "In this order:"), listOf(queue));
+      if (held) {
+        box.append(button("Try again", "retry", () => {
+          held = null;
+          showQueue();
+          flush();
+        }));
+        if (held.csrf) box.append(button("Reload the page", "reload", () => location.reload()));
+      }
     }
-    const waiting = waitingSentence(queue.length);
-    if (waiting) box.append(paragraph(waiting, "waiting"));
     if (dropped.length) {
       box.append(
         paragraph("Not sent, because an earlier move was refused (enter them again if they still stand):"),
@@ -209,6 +219,17 @@
     }
     drawWaiting(queue);
   }
+
+  // The server's sentences in the status are hidden while moves wait, and shown again after.
+  function drawStatus(waiting) {
+    const status = table() && table().querySelector('[data-role="status"]');
+    if (!status) return;
+    status.classList.toggle("pending", waiting);
+    for (const line of status.querySelectorAll(":scope > p")) line.hidden = waiting;
+  }
+
+  let unreachable = false; // the last send found no server (the browser may still say online)
+  const offline = () => !navigator.onLine || unreachable;
 
   function paragraph(text, role) {
     const line = document.createElement("p");
@@ -288,13 +309,14 @@
   // shows the board's queued moves and takes no further tap but an undo until they are recorded.
   const keepsRecording = () => !!table().querySelector('[data-role="cup"]');
 
+  // What waits and what the table takes next, in one sentence for the status.
   function waitingSentence(count) {
-    if (!count || !table()) return "";
+    const waits = (offline() && !held ? "Offline: " : "") + plural(count, "move", "moves") + " waiting to be sent";
+    const recorded = count === 1 ? "it is recorded" : "they are recorded";
     if (keepsRecording()) {
-      const most = table().querySelector('[data-role="cup"]').dataset.most;
-      return plural(count, "move", "moves") + " waiting to be sent: keep recording; enter the dice of each throw (1 to " + most + "), the count will be checked when sent.";
+      return waits + ". Next: enter each throw as it is made; who throws next shows once " + recorded + ".";
     }
-    return plural(count, "move", "moves") + " waiting to be sent; the table will update when " + (count === 1 ? "it is" : "they are") + " recorded.";
+    return waits + "; the table will update when " + recorded + ". Next: nothing but an undo until then.";
   }
 
   function drawWaiting(queue) {
@@ -953,6 +975,7 @@
   window.addEventListener("online", flush);
   window.addEventListener("offline", showQueue);
   document.addEventListener("DOMContentLoaded", () => {
+    focusRefusal(document.querySelector("main"));
     if (!table()) return;
     showQueue();
     drawDiscard();

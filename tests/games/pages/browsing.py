@@ -94,3 +94,16 @@ def check_page(page: Any, axe_script: str, name: str) -> None:
         assert not violations, f"{name} at {size}: {violations}"
         page.screenshot(path=str(SCREENSHOTS / f"{name}-{size[0]}x{size[1]}.png"), full_page=True)
     page.set_viewport_size(dict_of(SIZES["phone"]))
+
+
+def on_screen(page: Any, locator: Any) -> bool:
+    """Whether the element lies wholly within the window, where the eye is."""
+    box = locator.bounding_box()
+    height = page.evaluate("window.innerHeight")
+    return bool(box) and box["y"] >= 0 and box["y"] + box["height"] <= height
+
+
+def gap_below(upper: Any, lower: Any) -> float:
+    """How far below ``upper``'s bottom edge ``lower`` starts, in CSS pixels."""
+    above, below = upper.bounding_box(), lower.bounding_box()
+    return float(below["y"] - (above["y"] + above["height"]))

@@ -18,7 +18,7 @@ from django.test import Client
 
 from games.play import services
 from games.store.models import Event, Stream
-from tests.games.pages.browsing import check_page, check_targets, status_text
+from tests.games.pages.browsing import check_page, check_targets, on_screen, status_text
 from tests.games.tournaments.helpers import client_for, create, enter, high_low_win, pair
 from tests.games.tournaments.helpers import sheet_line as api_sheet_line
 
@@ -48,6 +48,27 @@ def test_a_sheet_match_is_entered_on_its_page_with_a_refusal_and_its_chart(
     )
     page.goto(f"/matches/{match.pk}/")
     assert "Game 1 is next" in status_text(page)
+    # the form says the rule its lines follow
+    assert page.locator('[data-role="rule"]').inner_text() == (
+        "Only the winner of a game scores (the other 0); the first to reach 100 wins the match."
+    )
+    # a score no High-Low game gives: refused beside the boxes, focused, and its box cleared
+    enter_line(page, [999, 0])
+    assert "Not recorded: 999 is not a possible High-Low Scarney score" in status_text(page)
+    form_card = page.locator('section:has([data-role="line-form"])')
+    assert form_card.locator('[data-role="status"] [data-role="refusal"]').count() == 1
+    assert page.evaluate("document.activeElement.id") == "line-refusal"
+    assert on_screen(page, page.locator("#line-refusal"))
+    ann, bob = (page.locator(f'[data-role="line-form"] input[data-seat="{s}"]') for s in (0, 1))
+    assert ann.input_value() == "" and bob.input_value() == "0"
+    assert ann.get_attribute("aria-invalid") == "true"
+    assert form_card.locator('[data-role="cleared"]').inner_text() == (
+        "999 was refused; the box is cleared."
+    )
+    check_page(page, axe_script, "table-sheet-refused")
+    ann.click()
+    ann.press_sequentially("10")
+    assert ann.input_value() == "10"  # not "99910"
     # a line the strict sheet check refuses: the service's sentence, nothing recorded
     enter_line(page, [5, 7])
     assert "Not recorded: Exactly one player, the winner, scores" in status_text(page)

@@ -8,11 +8,54 @@ import uuid
 from typing import Any
 
 from games.play import services
+from games.rules import registry
 from games.store.models import Event, Stream
-from tests.games.pages.browsing import check_page, status_text, tap_move, throw, wait_version
+from tests.games.pages.browsing import (
+    check_page,
+    gap_below,
+    on_screen,
+    status_text,
+    tap_move,
+    throw,
+    wait_version,
+)
 from tests.games.pages.conftest import PASSWORD
 
 STUDY = {"C2": "Y4", "C5": "Y3", "C10": "B2", "C11": "G3", "C14": "B1", "C15": "R4"}
+
+
+def test_the_new_game_form_names_games_with_their_players_and_refuses_beside_the_players(
+    keeper_page: Any, keeper: Any, axe_script: str
+) -> None:
+    page = keeper_page
+    # given a keeper with a dozen games in progress, which put the form far down his home page
+    for number in range(12):
+        services.game_start(
+            kind="scarney-3000", seats=[{"name": f"A{number}"}, {"name": "B"}], user=keeper
+        )
+    page.goto("/")
+    # the games are named as people name them, with their numbers of players
+    options = page.locator("#id_kind option").all_inner_texts()
+    assert "Manchester Piccadilly — 2 players" in options
+    assert "Scarney Singles — 2 to 16 players" in options
+    assert "Partnership Scarney 3000 — 4 or 6 players" in options
+    assert all(" players" in o or " player" in o for o in options)
+    assert not {o.split(" — ")[0] for o in options} & set(registry.kinds())  # no slug shown
+    # when four players are named for a two-player game
+    page.select_option("#id_kind", "manchester-piccadilly")
+    page.fill("#id_seats", "Ann\nBob\nCid\nDee")
+    page.click("text=Start the game")
+    page.wait_for_url("**/games/new/")
+    # then the refusal, in the game's name, is beside the players' box, focused and on screen
+    refusal = page.locator("#seats-error")
+    assert refusal.inner_text() == "Manchester Piccadilly is played by 2 players; 4 are named."
+    assert refusal.get_attribute("role") == "alert"
+    assert page.evaluate("document.activeElement.id") == "seats-error"
+    assert on_screen(page, refusal)
+    assert 0 <= gap_below(page.locator("#id_seats"), refusal) < 24
+    assert page.locator("#id_seats").get_attribute("aria-describedby") == "seats-error"
+    assert page.locator("#id_seats").input_value() == "Ann\nBob\nCid\nDee"
+    check_page(page, axe_script, "table-new-game-refused")
 
 
 def test_an_illegal_jump_shows_its_sentence_and_an_undo_takes_back_a_jump(
@@ -29,20 +72,26 @@ def test_an_illegal_jump_shows_its_sentence_and_an_undo_takes_back_a_jump(
     page.wait_for_selector('[data-role="status"].refused')
     assert "Not recorded" in status_text(page)
     assert Stream.objects.get(pk=game.pk).version == 1
+    # the refusal is where the eye is: in the status, focused (so announced), on the screen
+    refusal = page.locator('[data-role="status"] [data-role="refusal"]')
+    assert refusal.get_attribute("role") == "alert"
+    assert page.evaluate("document.activeElement.dataset.role") == "refusal"
+    assert on_screen(page, refusal)
     check_page(page, axe_script, "solitaire-refused")
-    # a legal jump, then its undo with a reason
+    # a legal jump, then its undo with a reason, confirmed in words
     page.click('[data-circle="C11"]')
     tap_move(page, '[data-circle="C9"]')
     assert page.locator('[data-circle="C9"] [data-pawn="G3"]').count() == 1
     page.fill('[data-role="undo-reason"]', "wrong pawn tapped")
     tap_move(page, '[data-action="undo"]')
     assert page.locator('[data-circle="C11"] [data-pawn="G3"]').count() == 1
+    assert "Undone: Ann's jump from C11 to C9." in status_text(page)
     undo = Event.objects.filter(stream=game.pk, type="move.undone").get()
     assert undo.data == {"reason": "wrong pawn tapped"}
 
 
 def test_moves_made_offline_are_listed_in_words_and_sent_in_order_and_a_double_tap_records_once(
-    keeper_page: Any, keeper: Any
+    keeper_page: Any, keeper: Any, axe_script: str
 ) -> None:
     page = keeper_page
     game = services.game_start(
@@ -56,18 +105,24 @@ def test_moves_made_offline_are_listed_in_words_and_sent_in_order_and_a_double_t
     page.click('[data-action="throw"]')
     queue = page.locator('[data-role="queue"]')
     queue.locator("li").wait_for()
-    assert "Offline" in queue.inner_text()
+    # one status, which says what waits and what comes next; the last answer ("Ann to throw 5
+    # dice") is no longer shown beside it
+    assert status_text(page).startswith("Offline: 1 move waiting to be sent. Next: enter each")
+    assert "Ann to throw" not in status_text(page)
+    assert page.locator('[role="status"]:visible').count() == 1
     # the cup still takes the next throw: any count, checked when it is sent
     page.click('[data-face="D"]')
     assert "checked when sent" in page.locator('[data-role="cup"]').inner_text()
     page.click('[data-action="throw"]')
     assert queue.locator("li").all_inner_texts() == ["Throw 1, 1, 1, 6, D", "Throw D"]
-    assert "2 moves waiting to be sent" in queue.inner_text()
+    assert "Offline: 2 moves waiting to be sent" in status_text(page)
     assert Stream.objects.get(pk=game.pk).version == 1
-    # back online: both are sent, in order, and the queue empties
+    check_page(page, axe_script, "table-offline")
+    # back online: both are sent, in order, the queue empties and the status is the table's
     page.context.set_offline(False)
     wait_version(page, 3)
     assert queue.is_hidden()
+    assert "Offline" not in status_text(page) and "to throw" in status_text(page)
     thrown = Event.objects.filter(stream=game.pk, type="dice.thrown").order_by("version")
     assert [e.data["faces"] for e in thrown] == [["1", "1", "1", "6", "D"], ["D"]]
     # a slow answer and a double tap on Stand: one event recorded
@@ -165,7 +220,7 @@ def test_a_visitor_sees_results_and_read_only_games_and_logs_in(
     assert "Scarney Solitaire" in page.locator("#recent-title + ul").inner_text()
     check_page(page, axe_script, "home-visitor")
     page.goto(f"/games/{finished.pk}/")
-    assert "Game over" in status_text(page)
+    assert "Ann's game is over" in status_text(page)
     assert page.locator('[data-action="undo"]').count() == 0
     assert page.locator('[data-circle="C3"]').is_disabled()
     check_page(page, axe_script, "solitaire-read-only")

@@ -126,7 +126,7 @@ class ManchesterRules:
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """A hand awaiting its deal; ``setup["dealer"]`` (seat 0 by default) deals it."""
         if seats != 2:
-            raise BadSetup("game.bad_seats", f"{self.kind} has two players, not {seats}.")
+            raise BadSetup("game.bad_seats", f"{self.title} has two players, not {seats}.")
         rules = (
             ruleset
             if isinstance(ruleset, self.ruleset_type)
