@@ -19,9 +19,7 @@ class GamesConfig(AppConfig):
         # A closed match at a tournament table records its result on the tournament.
         reactions.subscribe(reactions.MATCH_CLOSED, tournament_services.result_from_match)
         # A table's agreement to its match's result is counted by the tournament.
-        reactions.subscribe(
-            reactions.RESULT_CONFIRMED, tournament_services.confirmation_from_match
-        )
+        reactions.subscribe(reactions.RESULT_CONFIRMED, tournament_services.confirmation_from_match)
         # A duplicate round's games start on the round's layouts.
         reactions.answer(reactions.DUPLICATE_LAYOUT, tournament_services.duplicate_layout)
         # Rebuilt read models keep their versions: the answers a process kept are dropped.
