@@ -6,30 +6,60 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0008_past_snapshots'),
+        ("games", "0008_past_snapshots"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='TableCode',
+            name="TableCode",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(max_length=8, unique=True)),
-                ('round_number', models.PositiveSmallIntegerField()),
-                ('table_number', models.PositiveSmallIntegerField()),
-                ('issued_at', models.DateTimeField(auto_now_add=True)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('expired_at', models.DateTimeField(blank=True, null=True)),
-                ('keeper', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='table_code', to=settings.AUTH_USER_MODEL)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='table_codes', to='games.stream')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='codes', to='games.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("code", models.CharField(max_length=8, unique=True)),
+                ("round_number", models.PositiveSmallIntegerField()),
+                ("table_number", models.PositiveSmallIntegerField()),
+                ("issued_at", models.DateTimeField(auto_now_add=True)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                ("expired_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "keeper",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="table_code",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="table_codes",
+                        to="games.stream",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="codes",
+                        to="games.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'table code',
-                'indexes': [models.Index(fields=['tournament', 'round_number', 'table_number'], name='table_code_table')],
+                "verbose_name": "table code",
+                "indexes": [
+                    models.Index(
+                        fields=["tournament", "round_number", "table_number"],
+                        name="table_code_table",
+                    )
+                ],
             },
         ),
     ]

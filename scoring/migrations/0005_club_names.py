@@ -4,74 +4,81 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0004_records_of_games_finished_at_start'),
+        ("scoring", "0004_records_of_games_finished_at_start"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='bonusaward',
-            options={'ordering': ['game', 'seat', 'id'], 'verbose_name': 'bonus', 'verbose_name_plural': 'bonuses'},
+            name="bonusaward",
+            options={
+                "ordering": ["game", "seat", "id"],
+                "verbose_name": "bonus",
+                "verbose_name_plural": "bonuses",
+            },
         ),
         migrations.AlterField(
-            model_name='bonusaward',
-            name='kind',
-            field=models.CharField(max_length=40, verbose_name='bonus'),
+            model_name="bonusaward",
+            name="kind",
+            field=models.CharField(max_length=40, verbose_name="bonus"),
         ),
         migrations.AlterField(
-            model_name='gamesummary',
-            name='expected',
-            field=models.JSONField(default=list, verbose_name='what it waits for'),
+            model_name="gamesummary",
+            name="expected",
+            field=models.JSONField(default=list, verbose_name="what it waits for"),
         ),
         migrations.AlterField(
-            model_name='gamesummary',
-            name='kind',
-            field=models.CharField(max_length=60, verbose_name='game'),
+            model_name="gamesummary",
+            name="kind",
+            field=models.CharField(max_length=60, verbose_name="game"),
         ),
         migrations.AlterField(
-            model_name='gamesummary',
-            name='number',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='game number'),
+            model_name="gamesummary",
+            name="number",
+            field=models.PositiveSmallIntegerField(
+                blank=True, null=True, verbose_name="game number"
+            ),
         ),
         migrations.AlterField(
-            model_name='gamesummary',
-            name='started_at',
-            field=models.DateTimeField(verbose_name='started'),
+            model_name="gamesummary",
+            name="started_at",
+            field=models.DateTimeField(verbose_name="started"),
         ),
         migrations.AlterField(
-            model_name='gamesummary',
-            name='turn',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='seat to play'),
+            model_name="gamesummary",
+            name="turn",
+            field=models.PositiveSmallIntegerField(
+                blank=True, null=True, verbose_name="seat to play"
+            ),
         ),
         migrations.AlterField(
-            model_name='gamesummary',
-            name='updated_at',
-            field=models.DateTimeField(verbose_name='last recorded'),
+            model_name="gamesummary",
+            name="updated_at",
+            field=models.DateTimeField(verbose_name="last recorded"),
         ),
         migrations.AlterField(
-            model_name='gamesummary',
-            name='version',
-            field=models.PositiveIntegerField(verbose_name='events recorded'),
+            model_name="gamesummary",
+            name="version",
+            field=models.PositiveIntegerField(verbose_name="events recorded"),
         ),
         migrations.AlterField(
-            model_name='matchstanding',
-            name='updated_at',
-            field=models.DateTimeField(verbose_name='last recorded'),
+            model_name="matchstanding",
+            name="updated_at",
+            field=models.DateTimeField(verbose_name="last recorded"),
         ),
         migrations.AlterField(
-            model_name='matchstanding',
-            name='version',
-            field=models.PositiveIntegerField(verbose_name='events recorded'),
+            model_name="matchstanding",
+            name="version",
+            field=models.PositiveIntegerField(verbose_name="events recorded"),
         ),
         migrations.AlterField(
-            model_name='playerrecord',
-            name='best_total',
-            field=models.IntegerField(blank=True, null=True, verbose_name='best game'),
+            model_name="playerrecord",
+            name="best_total",
+            field=models.IntegerField(blank=True, null=True, verbose_name="best game"),
         ),
         migrations.AlterField(
-            model_name='playerrecord',
-            name='points_total',
-            field=models.IntegerField(default=0, verbose_name='points in all'),
+            model_name="playerrecord",
+            name="points_total",
+            field=models.IntegerField(default=0, verbose_name="points in all"),
         ),
     ]
