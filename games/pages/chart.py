@@ -1,14 +1,17 @@
-"""The cumulative-score chart of a match, game by game, laid out here and drawn as inline SVG.
+"""Line charts laid out here and drawn as inline SVG: a match's cumulative score, game by game,
+and a player's rating, result by result.
 
-Pure arithmetic on the sheet's rows (``games[i]["cumulative"]``): the template only writes the
-coordinates out. Each seat has a colour from the Okabe-Ito palette (told apart by most
-colour-blind readers), a marker shape and a dash pattern of its own, so a seat is known by
-shape and line as well as by colour; the legend repeats all three.
+Pure arithmetic on the figures: the template (scoring/pages/_chart.html) only writes the
+coordinates out. Each line has a colour from the Okabe-Ito palette (told apart by most
+colour-blind readers), a marker shape and a dash pattern of its own, so a line is known by
+shape and dash as well as by colour; the legend repeats all three.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 WIDTH, HEIGHT = 480, 270
@@ -17,35 +20,127 @@ COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#000000", "#5
 MARKERS = ("circle", "square", "triangle", "diamond", "cross", "star", "bar")
 DASHES = ("", "8 4", "2 4", "12 4 2 4", "4 4", "1 3", "10 2")
 MARKER_SIZE = 7
+# A longer line is drawn without a marker per point: they would touch, and hide the line.
+MOST_MARKERS = 60
+# A rating chart's height shows at least this many points, so a wobble of a few points after a
+# draw does not fill the chart as if it were a collapse.
+RATING_SPAN = 100
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a chart says of itself: its title (also its ``<title>``), its description for a
+    screen reader, its axes' titles, and each point's ``<title>`` (``point(line, x, value)``)."""
+
+    id: str
+    title: str
+    desc: str
+    x_title: str
+    y_title: str
+    point: Callable[[int, int, int], str]
+    legend: bool = True
 
 
 def cumulative_chart(names: list[str], games: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The chart's geometry: axes with ticks, and per seat its points, path and style."""
+    """A match's chart: each seat's cumulative score after each game (``games[i]["cumulative"]``),
+    zero always on the scale."""
     if not games:
         return None
     series = [[game["cumulative"][seat] for game in games] for seat in range(len(names))]
     low, high = _range([value for line in series for value in line])
+    desc = " ".join(
+        f"{name}: {', '.join(map(str, line))}." for name, line in zip(names, series, strict=True)
+    )
+    words = Words(
+        id="chart",
+        title="Cumulative score after each game",
+        desc=desc,
+        x_title="Game",
+        y_title="Cumulative score",
+        point=lambda seat, game, value: f"{names[seat]}, game {game}: {value}",
+    )
+    numbers = [game["number"] for game in games]
+    return line_chart(names, series, numbers, low, high, words)
+
+
+def rating_chart(
+    key: str, ratings: Sequence[int], first: int, labels: Sequence[str], desc: str
+) -> dict[str, Any] | None:
+    """A player's rating after each result (``ratings``, oldest first, each point's title in
+    ``labels``; ``first`` the number of the first result shown). The scale fits the ratings,
+    not zero; ``key`` tells this chart's ids from the page's other charts."""
+    if not ratings:
+        return None
+    low, high = min(ratings), max(ratings)
+    if high - low < RATING_SPAN:
+        middle = (low + high) // 2
+        low, high = middle - RATING_SPAN // 2, middle + RATING_SPAN // 2
+    words = Words(
+        id=f"rating-{key}",
+        title="Rating after each result",
+        desc=desc,
+        x_title="Result",
+        y_title="Rating",
+        point=lambda _line, number, _value: labels[number - first],
+        legend=False,
+    )
+    numbers = list(range(first, first + len(ratings)))
+    return line_chart(["Rating"], [list(ratings)], numbers, low, high, words)
+
+
+def line_chart(
+    names: list[str],
+    series: list[list[int]],
+    numbers: list[int],
+    low: int,
+    high: int,
+    words: Words,
+) -> dict[str, Any]:
+    """The chart's geometry: axes with ticks and, per line, its points, path and style;
+    ``numbers`` label the x axis (a few of them, when there are many), ``low``..``high`` is at
+    least the y axis's range (widened to round ticks)."""
     y_ticks = _ticks(low, high)
     low, high = min(low, y_ticks[0]), max(high, y_ticks[-1])
-    x_of = _scale(0.5, len(games) + 0.5, LEFT, WIDTH - RIGHT)
+    x_of = _scale(0.5, len(numbers) + 0.5, LEFT, WIDTH - RIGHT)
     y_of = _scale(low, high, HEIGHT - BOTTOM, TOP)
-    lines = [_line(seat, name, series[seat], x_of, y_of) for seat, name in enumerate(names)]
+    lines = [
+        _line(seat, name, series[seat], numbers, x_of, y_of, words)
+        for seat, name in enumerate(names)
+    ]
+    every = _label_step(len(numbers))
     return {
+        "id": words.id,
+        "title": words.title,
+        "desc": words.desc,
+        "legend": words.legend,
         "width": WIDTH,
         "height": HEIGHT,
         "plot": {"left": LEFT, "right": WIDTH - RIGHT, "top": TOP, "bottom": HEIGHT - BOTTOM},
-        "x_ticks": [{"label": g["number"], "x": x_of(i + 1)} for i, g in enumerate(games)],
-        "y_ticks": [{"label": tick, "y": y_of(tick)} for tick in y_ticks],
+        "x_ticks": [
+            {"label": number, "x": x_of(i + 1)}
+            for i, number in enumerate(numbers)
+            if number % every == 0 or every == 1
+        ],
+        "y_ticks": [{"label": tick, "y": round(y_of(tick), 1)} for tick in y_ticks],
         "zero": y_of(0) if low < 0 < high else None,
-        "x_title": {"x": (LEFT + WIDTH - RIGHT) / 2, "y": HEIGHT - 8},
-        "y_title": {"x": 14, "y": (TOP + HEIGHT - BOTTOM) / 2},
+        "x_title": {"x": (LEFT + WIDTH - RIGHT) / 2, "y": HEIGHT - 8, "text": words.x_title},
+        "y_title": {"x": 14, "y": (TOP + HEIGHT - BOTTOM) / 2, "text": words.y_title},
         "lines": lines,
     }
 
 
-def _line(seat: int, name: str, values: list[int], x_of: Any, y_of: Any) -> dict[str, Any]:
+def _line(
+    seat: int,
+    name: str,
+    values: list[int],
+    numbers: list[int],
+    x_of: Any,
+    y_of: Any,
+    words: Words,
+) -> dict[str, Any]:
     points = [(round(x_of(i + 1), 1), round(y_of(v), 1), v) for i, v in enumerate(values)]
     marker = MARKERS[seat % len(MARKERS)]
+    marked = len(points) <= MOST_MARKERS
     return {
         "seat": seat,
         "name": name,
@@ -54,11 +149,30 @@ def _line(seat: int, name: str, values: list[int], x_of: Any, y_of: Any) -> dict
         "marker": marker,
         "path": " ".join(f"{x},{y}" for x, y, _ in points),
         "points": [
-            {"x": x, "y": y, "value": v, "game": i + 1, "shape": marker_path(marker, x, y)}
-            for i, (x, y, v) in enumerate(points)
-        ],
+            {
+                "x": x,
+                "y": y,
+                "value": v,
+                "game": number,
+                "label": words.point(seat, number, v),
+                "shape": marker_path(marker, x, y),
+            }
+            for number, (x, y, v) in zip(numbers, points, strict=True)
+        ]
+        if marked
+        else [],
         "legend_shape": marker_path(marker, 0, 0),
     }
+
+
+def _label_step(count: int, most: int = 10) -> int:
+    """Label every point up to ``most``, else every 2nd, 5th, 10th, 20th ... one."""
+    power = 1
+    while True:
+        for step in (power, 2 * power, 5 * power):
+            if count <= most * step:
+                return step
+        power *= 10
 
 
 def marker_path(marker: str, x: float, y: float, size: float = MARKER_SIZE) -> str:

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from redis import RedisError
 
 from games.pages import scoreboard, sheet_presenting, tournament_tables
+from games.pages.players import reading as player_reading
 from games.play import services
 from games.play.permissions import is_recorder
 from games.play.refusals import REFUSED, refusal_of
@@ -262,6 +263,7 @@ def tournament_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
         },
         "rounds": rounds,
         "standings": sheet_presenting.standings_table(standings, shown["tiebreaks"]),
+        "linked": player_reading.listed_ids(request.user, [r["player"] for r in standings["rows"]]),
         "settlement": settlement_json(state),
     }
     return render(request, "scoring/pages/tournament.html", context)

@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from games.pages import tournament_tables, views
+from games.pages.players import views as player_views
 
 app_name = "pages"
 
@@ -19,4 +20,5 @@ urlpatterns = [
     path("games/<uuid:pk>/table/", views.game_table, name="game-table"),
     path("games/<uuid:pk>/moves/", views.game_move, name="game-move"),
     path("games/<uuid:pk>/advice/", views.game_advice, name="game-advice"),
+    path("players/<int:pk>/", player_views.player_page, name="player"),
 ]
