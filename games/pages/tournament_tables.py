@@ -78,7 +78,7 @@ def _address(request: HttpRequest) -> str:
     proxies = api_settings.NUM_PROXIES or 0
     forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
     if proxies and forwarded:
-        hops = [hop.strip() for hop in forwarded.split(",")]
+        hops = [str(hop).strip() for hop in str(forwarded).split(",")]
         return hops[-min(proxies, len(hops))]
     return str(request.META.get("REMOTE_ADDR", ""))
 
@@ -119,6 +119,7 @@ def _game_to_play(match: Match, shown: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _agreement(user: Any, match: Match) -> dict[str, Any] | None:
+    assert match.tournament_id is not None  # table_panel asks only at a tournament's table
     state = folding.load(Stream.objects.get(pk=match.tournament_id)).state
     played = state.round(match.round_number)
     table = played.table(match.table_number)
