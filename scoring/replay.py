@@ -39,7 +39,8 @@ _QUERY = """
         e.version, e.type, e.schema_version, e.data,
         CASE WHEN lag(e.version) OVER w IS NULL OR lead(e.version) OVER w IS NULL
             THEN e.recorded_at END,
-        CASE WHEN lag(e.version) OVER w IS NULL THEN s.status END
+        CASE WHEN lag(e.version) OVER w IS NULL THEN s.status END,
+        CASE WHEN lead(e.version) OVER w IS NULL THEN e.position END
     FROM games_event e JOIN games_stream s ON s.id = e.stream_id
     WHERE s.category = %s {where}
     WINDOW w AS (PARTITION BY e.stream_id ORDER BY e.version)
@@ -58,18 +59,21 @@ class Replayed:
     updated_at: datetime
     status: str = ""  # as stored on the stream row (only "abandoned" adds to the events)
     events: int = 0  # read to fold it
+    last_position: int = 0  # the position of its last event
 
 
 def final_states(
     category: str,
     progress: Callable[[int], None] | None = None,
     bounds: tuple[Any, Any] = (None, None),
+    only: str = "",
 ) -> Iterator[Replayed]:
     """One Replayed per stream of ``category`` (with id in ``bounds``, low included).
 
-    ``progress(n)`` is told of every n events read.
+    ``progress(n)`` is told of every n events read. ``only``: a further condition on the stream
+    row ``s``, as SQL beginning with AND (no parameters).
     """
-    for rows in _streams(_rows(category, bounds)):
+    for rows in _streams(_rows(category, bounds, only)):
         if progress:
             progress(len(rows))
         yield _replayed(category, rows)
@@ -80,20 +84,23 @@ def map_final_states(
     function: Callable[[Replayed], T],
     progress: Callable[[int], None] | None = None,
     workers: int = 1,
+    only: str = "",
 ) -> Iterator[T]:
-    """``function(replayed)`` for every stream of ``category``, in no particular order.
+    """``function(replayed)`` for every stream of ``category`` (and ``only``, as for
+    ``final_states``), in no particular order.
 
     With ``workers`` > 1 (PostgreSQL), forked processes read and fold, each its range of stream
     ids, through their own connections: they see committed events only, so the caller must not
     have appended events in its transaction. What ``function`` returns must pickle.
     """
     if workers <= 1 or connection.vendor != "postgresql":
-        return (function(replayed) for replayed in final_states(category, progress))
-    return _in_workers(category, function, progress, _split(category, workers))
+        return (function(replayed) for replayed in final_states(category, progress, only=only))
+    return _in_workers(category, function, progress, _split(category, workers), only)
 
 
-def _rows(category: str, bounds: tuple[Any, Any]) -> Iterator[tuple[Any, ...]]:
+def _rows(category: str, bounds: tuple[Any, Any], only: str = "") -> Iterator[tuple[Any, ...]]:
     where, params = _range_clause(bounds)
+    where += f" {only}" if only else ""
     with connection.chunked_cursor() as cursor:
         cursor.execute(_QUERY.format(where=where), [category, *params])
         while batch := cursor.fetchmany(5000):
@@ -125,13 +132,16 @@ def _range_clause(bounds: tuple[Any, Any]) -> tuple[str, list[Any]]:
 
 
 def _replayed(category: str, rows: list[tuple[Any, ...]]) -> Replayed:
-    stream_id, version, type, schema_version, data, started_at, status = rows[0]
+    stream_id, version, type, schema_version, data, started_at, status, _ = rows[0]
     check_start(stream_id, type)
     header = _upcast(type, schema_version, _decode(data))
     moves = ((r[1], r[2], _upcast(r[2], r[3], _decode_move(r[4]))) for r in rows[1:])
     folded = fold_moves(category, header, version, moves)
     updated_at = _aware(rows[-1][5])
-    return Replayed(_uuid(stream_id), folded, _aware(started_at), updated_at, status, len(rows))
+    last = int(rows[-1][7])
+    return Replayed(
+        _uuid(stream_id), folded, _aware(started_at), updated_at, status, len(rows), last
+    )
 
 
 def _decode(data: Any) -> Any:
@@ -196,6 +206,7 @@ def _in_workers(
     function: Callable[[Replayed], T],
     progress: Callable[[int], None] | None,
     ranges: list[tuple[Any, Any]],
+    only: str = "",
 ) -> Iterator[T]:
     # fork, not spawn: the workers need this process's settings (a test database's name, say)
     # and start at once.
@@ -205,7 +216,7 @@ def _in_workers(
         for bounds in ranges:
             reader, writer = context.Pipe(duplex=False)
             process = context.Process(
-                target=_work, args=(category, function, bounds, writer), daemon=True
+                target=_work, args=(category, function, bounds, writer, only), daemon=True
             )
             process.start()
             writer.close()
@@ -239,7 +250,11 @@ def _results(readers: list[Connection], progress: Callable[[int], None] | None) 
 
 
 def _work(
-    category: str, function: Callable[[Replayed], Any], bounds: tuple[Any, Any], out: Connection
+    category: str,
+    function: Callable[[Replayed], Any],
+    bounds: tuple[Any, Any],
+    out: Connection,
+    only: str = "",
 ) -> None:
     """A worker process: fold the streams within ``bounds`` and send ``function`` of each."""
     # Ctrl-C reaches the whole process group: the parent handles it, and stops its workers.
@@ -250,7 +265,7 @@ def _work(
         # PostgreSQL run the whole query and store its result before the first row comes back.
         with transaction.atomic():
             events, batch = 0, []
-            for replayed in final_states(category, bounds=bounds):
+            for replayed in final_states(category, bounds=bounds, only=only):
                 events += replayed.events
                 batch.append(function(replayed))
                 if len(batch) >= _BATCH:

@@ -18,7 +18,15 @@ from games.play import services
 from games.rules.base import Move
 from games.store import folding
 from games.store.models import Stream
-from scoring.models import BonusAward, GameSummary, MatchStanding, PlayerRecord
+from scoring.models import (
+    BonusAward,
+    GameSummary,
+    MatchStanding,
+    PlayerRecord,
+    Rating,
+    RatingPoint,
+    RatingResult,
+)
 from tests.declared import assert_move_declared
 
 
@@ -51,11 +59,18 @@ def projection_rows() -> dict[str, list[dict[str, Any]]]:
         ({k: v for k, v in row.items() if k != "id"} for row in rows(BonusAward, ["game"])),
         key=lambda row: json.dumps(row, sort_keys=True, default=str),
     )
+
+    def without_ids(model: Any, order: list[str]) -> list[dict[str, Any]]:
+        return [{k: v for k, v in row.items() if k != "id"} for row in rows(model, order)]
+
     return {
         "games": rows(GameSummary, ["game"]),
         "bonuses": bonuses,
         "players": rows(PlayerRecord, ["player"]),
         "matches": rows(MatchStanding, ["match"]),
+        "rating_results": rows(RatingResult, ["stream"]),
+        "ratings": without_ids(Rating, ["player", "kind"]),
+        "rating_points": without_ids(RatingPoint, ["player", "result"]),
     }
 
 

@@ -79,7 +79,11 @@ class TournamentForm(forms.Form):
         f"{', '.join(labels.tiebreak(t) for t in standings.TIEBREAKS)}.",
     )
     seeding = forms.ChoiceField(
-        choices=[("entry", "entry order"), ("random", "at random (the seed is recorded)")],
+        choices=[
+            ("entry", "entry order"),
+            ("random", "at random (the seed is recorded)"),
+            ("rating", "by rating (the order is recorded)"),
+        ],
         help_text="How the first round of a 'tables' tournament is seated.",
     )
     double = forms.BooleanField(required=False, help_text="Round robin: each pair meets twice.")

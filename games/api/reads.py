@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from typing import Any
 
@@ -18,13 +19,22 @@ from rest_framework.views import APIView
 
 from games.api.answer_cache import cached
 from games.api.http.conditional import conditional, etag_of
-from games.api.http.query import BAD_VALUE, QueryChecked, QueryError, bad_value, filtered
+from games.api.http.pagination import BadCursor
+from games.api.http.query import (
+    BAD_VALUE,
+    QueryChecked,
+    QueryError,
+    bad_value,
+    filtered,
+    read_time,
+)
 from games.api.http.renderers import CsvRenderer, JSONRenderer, JsonTextRenderer, NdjsonRenderer
 from games.api.schema import read_answers
 from games.api.schema.openapi import filter_parameters
 from games.api.streams import StreamView
 from games.play import permissions as game_permissions
 from games.play.representation import event_json
+from games.rules import registry
 from games.store import journal
 from games.store.journal import read
 from games.store.models import Player, Stream, Tournament
@@ -32,6 +42,7 @@ from scoring import selectors
 from scoring.documents import reports
 from scoring.filters import MatchFilter
 from scoring.history import exports, feed, stats, timeline
+from scoring.ratings import reading as ratings
 
 AFTER = OpenApiParameter(
     "after",
@@ -269,6 +280,72 @@ class TournamentEventsNdjson(QueryChecked, APIView):
         return StreamingHttpResponse(lines, content_type="application/x-ndjson")
 
 
+GAME_KIND = OpenApiParameter(
+    "kind", {"type": "string", "enum": registry.kinds()}, description="Only games of this kind."
+)
+FINISHED_SINCE = OpenApiParameter(
+    "since",
+    OpenApiTypes.DATETIME,
+    description="Only games finished at or after this time (ISO 8601; UTC if no offset).",
+)
+FINISHED_UNTIL = OpenApiParameter(
+    "until",
+    OpenApiTypes.DATETIME,
+    description="Only games finished at or before this time (ISO 8601; UTC if no offset).",
+)
+EXPORT_MAX = 10_000
+GAMES_MAX = OpenApiParameter(
+    "max",
+    {"type": "integer", "minimum": 1, "maximum": EXPORT_MAX},
+    description="At most this many games, the first to finish first (1000).",
+)
+
+
+class PlayerGamesNdjson(QueryChecked, APIView):
+    permission_classes = [permissions.AllowAny]
+    renderer_classes = [JSONRenderer, NdjsonRenderer]
+    query_names = ("since", "until", "kind", "max")
+
+    @extend_schema(
+        parameters=[FINISHED_SINCE, FINISHED_UNTIL, GAME_KIND, GAMES_MAX], responses=NDJSON
+    )
+    def get(self, request: Request, pk: int) -> StreamingHttpResponse:
+        """The player's finished games, one a line in the order they finished: each as
+        ``GET /api/v1/games/{id}/`` shows it, with its ``events`` as its event list shows them.
+        The games you may see, as his history and statistics count them (without a login,
+        finished public ones)."""
+        _check_listed(request, pk)
+        player = _player(pk)
+        kind = request.query_params.get("kind")
+        if kind is not None and kind not in registry.kinds():
+            raise bad_value("kind", "not a game kind (GET /api/v1/games/ lists them by kind).")
+        ids = exports.player_game_ids(
+            player.pk,
+            selectors.visible(request.user, "game__stream__"),
+            kind=kind,
+            since=_time_param(request, "since"),
+            until=_time_param(request, "until"),
+            most=_int_param(request, "max", 1000, 1, EXPORT_MAX),
+        )
+        renderer = JSONRenderer()
+        lines = (
+            b"".join(renderer.render(game) + b"\n" for game in batch)
+            for batch in exports.games_with_events(ids)
+        )
+        return StreamingHttpResponse(lines, content_type="application/x-ndjson")
+
+
+def _time_param(request: Request, name: str) -> dt.datetime | None:
+    """An ISO 8601 time (``query.read_time``); anything else is 400 query.bad_value."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    value = read_time(raw)
+    if value is None:
+        raise bad_value(name, "give an ISO 8601 time, such as 2026-05-01T19:00:00Z.")
+    return value
+
+
 class MatchHistoryCsv(QueryChecked, APIView):
     permission_classes = [permissions.AllowAny]
     renderer_classes = [JSONRenderer, CsvRenderer]
@@ -328,3 +405,56 @@ class PlayerStats(QueryChecked, APIView):
                 selectors.visible(request.user, "match__stream__"),
             )
         )
+
+
+# --- ratings (docs/API.md "Ratings") ----------------------------------------------------------
+
+BOARD_LIMIT = OpenApiParameter(
+    "limit", {"type": "integer", "minimum": 1, "maximum": ratings.MOST}, description="Rows (50)."
+)
+RATED_KIND = OpenApiParameter(
+    "kind",
+    {"type": "string", "enum": ratings.rated_kinds()},
+    OpenApiParameter.PATH,
+    description="A game kind played by two or more (solo Solitaire is not rated).",
+)
+
+
+class PlayerRatings(QueryChecked, APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: read_answers.PlayerRatingAnswer(many=True)})
+    def get(self, request: Request, pk: int) -> Response:
+        """The player's rating in each game kind, with its history, oldest first (the kinds in
+        which you may see some of his rated play: without a login, finished public play)."""
+        _check_listed(request, pk)
+        player = _player(pk)
+        return Response(ratings.player_ratings(player.pk, request.user))
+
+
+class Leaderboard(QueryChecked, APIView):
+    permission_classes = [permissions.AllowAny]
+    query_names = ("cursor", "limit")
+
+    @extend_schema(
+        parameters=[RATED_KIND, CURSOR, BOARD_LIMIT],
+        responses={200: read_answers.LeaderboardPage},
+    )
+    def get(self, request: Request, kind: str) -> Response:
+        """The kind's established ratings, best first, of players of finished public play; 404
+        ``rating.unknown_kind`` for a kind that is not rated."""
+        if kind not in ratings.rated_kinds():
+            return Response(
+                {
+                    "code": "rating.unknown_kind",
+                    "detail": f"No game kind {kind[:60]!r} is rated; rated kinds: "
+                    f"{', '.join(ratings.rated_kinds())}.",
+                },
+                status=404,
+            )
+        limit = _int_param(request, "limit", ratings.PAGE, 1, ratings.MOST)
+        try:
+            rows, cursor = ratings.leaderboard(kind, request.query_params.get("cursor"), limit)
+        except ratings.BadCursor:
+            raise BadCursor() from None
+        return Response({"next": _next_url(request, cursor), "previous": None, "results": rows})

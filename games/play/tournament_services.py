@@ -23,7 +23,7 @@ from games.play.tables import codes
 from games.rules import registry
 from games.rules.base import make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent, StateConflict
-from games.store import event_types, folding, journal
+from games.store import event_types, folding, journal, reactions
 from games.store.canonical import canonical
 from games.store.models import (
     Event,
@@ -171,8 +171,11 @@ def _check_header(header: dict[str, Any], low: int, high: int) -> None:
         raise BadSetup(
             "match.bad_entry", f"entry must be 'live' or 'sheet', not {header['entry']!r}."
         )
-    if header["seeding"] not in ("entry", "random"):
-        raise BadSetup("tournament.bad_seeding", "seeding is 'entry' (entry order) or 'random'.")
+    if header["seeding"] not in ("entry", "random", "rating"):
+        raise BadSetup(
+            "tournament.bad_seeding",
+            "seeding is 'entry' (entry order), 'random' or 'rating' (by the players' ratings).",
+        )
 
 
 @transaction.atomic
@@ -268,7 +271,7 @@ def round_pair(
     if current is not None and not current.closed:
         closing = {"round": current.number, **_override(current, override, reason)}
         folded = _append(stream, ts.ROUND_CLOSED, closing, user, folded, meta=meta)
-    data = _pairing(folded.state, tables, seed)
+    data = _pairing(folded.state, tables, seed, _seeds(stream.pk, folded.state))
     _start_matches(stream, folded.header, folded.state, data)
     _append(stream, ts.PAIRED, data, user, folded, meta=meta)
     codes.issue_round(stream.pk, data["round"], data["tables"])
@@ -323,7 +326,8 @@ def round_repair(
         raise IllegalEvent("round.out_of_order", "No round is paired yet.")
     low, high = _seats(state)
     by_hand = None if tables is None else _hand_tables(tables)
-    data = rounds.repair_current(state, min_size=low, max_size=high, by_hand=by_hand)
+    seeds = _seeds(stream.pk, state)
+    data = rounds.repair_current(state, min_size=low, max_size=high, by_hand=by_hand, seeds=seeds)
     data["reason"] = reason
     if current.layouts and not data.get("layouts"):
         # A duplicate round paired again keeps its deal: written into the event, since the fold
@@ -345,7 +349,10 @@ def _set_aside(matches: list[str]) -> None:
 
 
 def _pairing(
-    state: ts.TournamentState, tables: Sequence[Sequence[int]] | None, seed: int | None
+    state: ts.TournamentState,
+    tables: Sequence[Sequence[int]] | None,
+    seed: int | None,
+    seeds: list[int],
 ) -> dict[str, Any]:
     settings = state.settings
     first = not state.rounds
@@ -354,7 +361,27 @@ def _pairing(
     if tables is not None:
         tables = _hand_tables(tables)
     low, high = _seats(state)
-    return rounds.pair_next(state, seed=seed, min_size=low, max_size=high, by_hand=tables)
+    return rounds.pair_next(
+        state, seed=seed, min_size=low, max_size=high, by_hand=tables, seeds=seeds
+    )
+
+
+def _seeds(tournament_id: uuid.UUID, state: ts.TournamentState) -> list[int]:
+    """The initial order of a tournament seeded by rating, top seed first; [] for the others.
+
+    For the first round the read side answers the entrants' ratings in the format's game
+    (``reactions.RATINGS``): rated players by rating (entry order between equals), then the
+    unrated in entry order. Round 1's ``round.paired`` records the order, and every later
+    pairing reads it back from there, so neither they nor a replay ask the ratings again."""
+    if state.settings.seeding != "rating":
+        return []
+    if state.rounds:
+        first = journal.event_data(tournament_id, ts.PAIRED) or {}
+        return [int(player) for player in first.get("seeds", ())]
+    players = [entry.player for entry in state.entries]
+    known = reactions.ask(reactions.RATINGS, kind=state.settings.format, players=players) or {}
+    rated = sorted((p for p in players if p in known), key=lambda p: -known[p])
+    return rated + [p for p in players if p not in known]
 
 
 def _seats(state: ts.TournamentState) -> tuple[int, int]:

@@ -128,6 +128,8 @@ def _attempt(
     over = after.game_rules.is_terminal(after.state)
     status = Stream.Status.FINISHED if over else Stream.Status.IN_PROGRESS
     more = reactions.current().append_clauses(after, status, event.recorded_at, head.folded)
+    if more is None:
+        return None  # the read models are written on the locked path (a rated game's end)
     # A snapshot with every SNAPSHOT_EVERY-th event and with the last: a reader of the stream
     # row folds the few events since (folding.unpack_head, folding.load).
     packed = over or after.version % journal.SNAPSHOT_EVERY == 0

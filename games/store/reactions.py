@@ -10,7 +10,9 @@ the webhooks). Each of those registers in its ``AppConfig.ready()``, as a Bus su
   ``REBUILT`` (no facts: every read model was rebuilt from the events).
 - ``answer(question, handler)``: ``ask(question, **facts)`` is the first registered answer that
   is not None. ``DUPLICATE_LAYOUT`` (``match``, ``number``): the layout a tournament's duplicate
-  round starts its games on.
+  round starts its games on. ``RATINGS`` (``kind``, ``players``): the players' ratings in a game
+  kind, ``{player: rating}`` (the read side's; a player without one is left out), which a
+  tournament seeded by rating orders its first round by.
 - ``register(models)``: the read models kept in step in the appending transaction (the read
   side's ``scoring.projections``), with the SQL pieces the fast path adds to its one statement.
   With no read side installed an append would leave them behind, so it fails loudly instead.
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
 APPENDED = "event.appended"
 MATCH_CLOSED = "match.closed"
 DUPLICATE_LAYOUT = "match.duplicate_layout"
+RATINGS = "players.ratings"
 RESULT_CONFIRMED = "result.confirmed"
 REBUILT = "read_models.rebuilt"
 

@@ -34,13 +34,15 @@ def pair_next(
     max_size: int | None = None,
     by_hand: Sequence[Sequence[int]] | None = None,
     joining: Collection[int] = (),
+    seeds: Sequence[int] = (),
 ) -> dict[str, Any]:
     """The data of the next ``round.paired``: its tables (seat 0 starts), byes and seed.
 
     ``min_size`` and ``max_size`` are the seats the format allows at a table. ``joining`` are
     players who may be seated by hand but, left out, have no bye (they join from the next round).
-    Refuses while the current round still waits for results (``round.results_missing``) and
-    once every planned round is paired.
+    ``seeds``: the initial order, top seed first, where it is not the entry order (a tournament
+    seeded by rating); the first round records it. Refuses while the current round still waits
+    for results (``round.results_missing``) and once every planned round is paired.
     """
     number = len(state.rounds) + 1
     _check_may_pair(state, number)
@@ -50,13 +52,15 @@ def pair_next(
     if by_hand is not None:
         made = _by_hand(state, number, by_hand, requested, joining)
     else:
-        made = _by_system(state, number, seed, (min_size, max_size), requested)
+        made = _by_system(state, number, seed, (min_size, max_size), requested, seeds)
     byes = [{"player": p, "points": PAIRING_BYE_POINTS} for p in made.byes if p not in requested]
     byes += [{"player": p, "points": pts, "requested": True} for p, pts in requested.items()]
     tables = [{"table": i, "players": list(t)} for i, t in enumerate(made.tables, start=1)]
     data: dict[str, Any] = {"round": number, "tables": tables, "byes": byes}
     if seed is not None:
         data["seed"] = seed
+    if seeds and number == 1:
+        data["seeds"] = list(seeds)
     return data
 
 
@@ -66,9 +70,10 @@ def repair_current(
     min_size: int,
     max_size: int | None = None,
     by_hand: Sequence[Sequence[int]] | None = None,
+    seeds: Sequence[int] = (),
 ) -> dict[str, Any]:
     """The data of ``round.repaired``: the current round paired again (before any result) on
-    the field as it is now, with the round's seed.
+    the field as it is now, with the round's seed (and ``seeds``, as ``pair_next``).
 
     A player who withdrew after the round was paired is out of it (no table, no bye); a late
     entrant who came after it is in it, seated by the system or, by hand, where the director
@@ -87,6 +92,7 @@ def repair_current(
         max_size=max_size,
         by_hand=by_hand,
         joining=late,
+        seeds=seeds,
     )
 
 
@@ -129,6 +135,7 @@ def _by_system(
     seed: int | None,
     seats: tuple[int, int | None],
     requested: dict[int, float],
+    seeds: Sequence[int] = (),
 ) -> pairing.Pairing:
     settings = state.settings
     active = [e.player for e in state.active(number) if e.player not in requested]
@@ -136,10 +143,10 @@ def _by_system(
         # Every player alone at his own table, all on the round's same layouts.
         return pairing.Pairing(tables=tuple((p,) for p in active), byes=())
     if settings.system == "round_robin":
-        everyone = [e.player for e in state.entries]
+        everyone = [e.player for e in by_seed(state.entries, seeds)]
         gone = [e.player for e in state.entries if not e.active_in(number)] + list(requested)
         return pairing.round_robin(everyone, number, double=settings.double, withdrawn=gone)
-    field = [e for e in entrants(state) if e.player in set(active)]
+    field = [e for e in entrants(state, seeds) if e.player in set(active)]
     if settings.system == "swiss":
         return swiss.swiss(field, number, requested_byes=(), rounds=settings.rounds)
     low, high = seats
@@ -177,14 +184,22 @@ def _by_hand(
     return pairing.Pairing(tables=tuple(tuple(t) for t in tables), byes=tuple(left))
 
 
-def entrants(state: TournamentState) -> list[pairing.Entrant]:
+def by_seed(entries: Sequence[Entry], seeds: Sequence[int] = ()) -> list[Entry]:
+    """The entries in their initial order: as ``seeds`` lists them (top first), then those it
+    does not list (late entries) in entry order; without ``seeds``, the entry order."""
+    place = {player: number for number, player in enumerate(seeds)}
+    return sorted(entries, key=lambda e: place.get(e.player, len(place)))
+
+
+def entrants(state: TournamentState, seeds: Sequence[int] = ()) -> list[pairing.Entrant]:
     """Each entry as the pairing engines see it: points, opponents, starts and byes so far,
-    with the round of each meeting and his points before each round (the Swiss floats)."""
+    with the round of each meeting and his points before each round (the Swiss floats); its
+    seed is its place in the initial order (``by_seed``)."""
     history = [_points(state, upto) for upto in range(len(state.rounds) + 1)]
     points = history[-1]
     requested = {(r, p) for r, p, _ in state.requested_byes}
     found = []
-    for seed, entry in enumerate(state.entries):
+    for seed, entry in enumerate(by_seed(state.entries, seeds)):
         opponents: list[int] = []
         met_in: list[int] = []
         starts: list[bool] = []

@@ -95,6 +95,9 @@ _PAIRING = {
     "byes": ListOf(_BYE, 1000),
     "seed": Integer(0, 2**31 - 1, doc="the draw's seed, where one was drawn"),
     "layouts": ListOf(_POSITION, 16, doc="a duplicate round's deal: one layout per game"),
+    "seeds": ListOf(
+        _PLAYER, 1000, doc="the first round's initial order (top seed first), where it is by rating"
+    ),
 }
 EVENT_SHAPES: Mapping[str, Record] = {
     CREATED: record(
@@ -140,12 +143,12 @@ EVENT_SHAPES: Mapping[str, Record] = {
     ),
     PAIRED: record(
         "A round's pairing, whole.",
-        optional=("seed", "layouts"),
+        optional=("seed", "layouts", "seeds"),
         **_PAIRING,
     ),
     REPAIRED: record(
         "The current round paired again, with why.",
-        optional=("seed", "layouts"),
+        optional=("seed", "layouts", "seeds"),
         reason=REASON,
         **_PAIRING,
     ),
@@ -305,7 +308,9 @@ class Settings:
     entry: str
     tiebreaks: tuple[str, ...]
     double: bool = False
-    seeding: str = "entry"  # or "random": the first round at random, its seed recorded
+    # or "random": the first round at random, its seed recorded; or "rating": the initial order
+    # by the players' ratings in the format's game, recorded in round 1's round.paired
+    seeding: str = "entry"
 
     @property
     def duplicate(self) -> bool:

@@ -15,10 +15,16 @@ from typing import Any
 from django.db import connection, transaction
 
 from games.store import reactions
-from scoring.projections import check, game_summary, match_standing, player_records
+from scoring.projections import (
+    check,
+    game_summary,
+    match_standing,
+    player_records,
+    ratings,
+)
 
 # Order matters for rebuild: player records are derived from the game summaries.
-MODULES = (game_summary, match_standing, player_records)
+MODULES = (game_summary, match_standing, player_records, ratings)
 
 
 def handle(stream: Any, folded: Any, event: Any, status_before: str | None) -> None:
@@ -26,19 +32,28 @@ def handle(stream: Any, folded: Any, event: Any, status_before: str | None) -> N
     if stream.category == "game":
         game_summary.handle(stream, folded, event, status_before)
         if status_before != stream.status:
+            # The kind's rating lock before the players' records' row locks, as in every path.
+            ratings.handle_game(stream, folded, event, status_before)
             player_records.handle(folded, event, status_before, stream.status)
     elif stream.category == "match":
         match_standing.handle(stream, folded, event, status_before)
-    # A tournament's rows are its service's to project (games.play.tournament_services).
+        ratings.handle_match(stream, folded, event, status_before)
+    elif stream.category == "tournament":
+        # The tournament's own rows are its service's to project (games.play.tournament_services);
+        # a voided or re-paired table changes what its match counts for.
+        ratings.handle_tournament(stream, folded, event)
 
 
 def append_clauses(
     folded: Any, status: str, recorded_at: datetime, before: Any = None
-) -> list[tuple[str, Any]]:
+) -> list[tuple[str, Any]] | None:
     """The read-model updates of a game's legal move on the fast path, as statement pieces: the
     summary always; once the move ends the game, its bonus rows and the players' records too.
     ``before``: the state the move was folded onto (the statement writes only if the stream is
-    still there), whose summary row the statement updates."""
+    still there), whose summary row the statement updates. None for the end of a rated game:
+    rating it takes the kind's lock and the players' ratings, which the locked path reads."""
+    if status != "in_progress" and ratings.rated_game(folded):
+        return None
     fields = game_summary.summary_fields(folded, status)
     kept = before is not None and game_summary.same_scores(before, folded)
     clauses = [game_summary.update_clause(fields, recorded_at, scores_kept=kept)]

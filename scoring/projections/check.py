@@ -23,9 +23,18 @@ from typing import Any
 from django.db import connection, transaction
 
 from games.play.representation import standing_fields
-from scoring.models import BonusAward, GameSummary, MatchStanding, PlayerRecord
-from scoring.projections import game_summary, match_standing
+from scoring.models import (
+    BonusAward,
+    GameSummary,
+    MatchStanding,
+    PlayerRecord,
+    Rating,
+    RatingPoint,
+    RatingResult,
+)
+from scoring.projections import game_summary, match_standing, ratings
 from scoring.projections.game_summary import BONUS_COLUMNS, SUMMARY_COLUMNS
+from scoring.ratings import ledger
 from scoring.replay import Replayed, final_states
 
 _BATCH = 500
@@ -50,6 +59,7 @@ def differences() -> list[str]:
         found = list(_games(records))
         found += _records(records)
         found += _matches()
+        found += _ratings()
     return found
 
 
@@ -199,6 +209,49 @@ def _matches() -> Iterator[str]:
             yield from _compare(f"match standing {match}", column, getattr(row, column), expected)
     for match in sorted(stored.keys() - seen):
         yield f"match standing {match}: no match stream with events gives it."
+
+
+# --- ratings ------------------------------------------------------------------------------------
+
+_RESULT_FIELDS = ("kind", "position", "at", "sides", "ranks")
+_POINT_FIELDS = ("kind", "position", "at", "mu", "sigma", "rating", "deviation", "games")
+
+
+def _ratings() -> Iterator[str]:
+    """Results found again from the events (as the rebuild finds them) and rated in order."""
+    results = ratings.found_results()
+    yield from _compared(
+        "rating result",
+        {r.pk: r for r in results},
+        {r.pk: r for r in RatingResult.objects.all()},
+        _RESULT_FIELDS,
+    )
+    wanted_points: dict[Any, RatingPoint] = {}
+    wanted_ratings: dict[Any, Rating] = {}
+    for kind, rated in ratings.rate_every_kind(results):
+        for point in rated.points:
+            wanted_points[(point.player_id, str(point.result_id))] = point
+        for player, found in rated.skills.items():
+            wanted_ratings[(player, kind)] = ledger.rating_row(player, kind, *found)
+    stored_points = {(p.player_id, str(p.result_id)): p for p in RatingPoint.objects.all()}
+    yield from _compared("rating point", wanted_points, stored_points, _POINT_FIELDS)
+    stored_ratings = {(r.player_id, r.kind): r for r in Rating.objects.all()}
+    yield from _compared("rating", wanted_ratings, stored_ratings, ledger.RATING_FIELDS)
+
+
+def _compared(
+    what: str, wanted: dict[Any, Any], stored: dict[Any, Any], fields: Iterable[str]
+) -> Iterator[str]:
+    for key in sorted(wanted.keys() | stored.keys(), key=str):
+        where = f"{what} {key}"
+        if key not in stored:
+            yield f"{where}: missing (the events give one)."
+        elif key not in wanted:
+            yield f"{where}: not given by the events."
+        else:
+            values = {field: getattr(wanted[key], field) for field in fields}
+            for field in fields:
+                yield from _compare(where, field, getattr(stored[key], field), values)
 
 
 # --- comparing ----------------------------------------------------------------------------------

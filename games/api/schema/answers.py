@@ -343,7 +343,7 @@ class TournamentCreate(Closed):
     ruleset = OpenObject(required=False)
     tiebreaks = serializers.ListField(child=serializers.CharField(), required=False)
     double = serializers.BooleanField(required=False)
-    seeding = serializers.ChoiceField(choices=["entry", "random"], required=False)
+    seeding = serializers.ChoiceField(choices=["entry", "random", "rating"], required=False)
     published = serializers.BooleanField(required=False)
 
 

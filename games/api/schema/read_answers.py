@@ -22,6 +22,7 @@ from games.api.schema.answers import (
     SheetWarning,
     StandingRow,
 )
+from scoring.ratings.reading import rated_kinds
 
 
 class FeedPage(serializers.Serializer[Any]):
@@ -165,3 +166,42 @@ class KindStats(serializers.Serializer[Any]):
 class PlayerStatsAnswer(serializers.Serializer[Any]):
     player = PlayerRef()
     kinds = KindStats(many=True)
+
+
+# --- ratings (scoring/ratings; docs/API.md "Ratings") --------------------------------------------
+
+
+class RatingPointAnswer(serializers.Serializer[Any]):
+    """The rating just after one rated result."""
+
+    at = serializers.DateTimeField(help_text="When the result was decided.")
+    rating = serializers.IntegerField()
+    deviation = serializers.IntegerField(min_value=0)
+
+
+class PlayerRatingAnswer(serializers.Serializer[Any]):
+    """A player's rating in one game kind (1500 to start; docs/DESIGN.md "Ratings")."""
+
+    kind = serializers.ChoiceField(choices=rated_kinds(), help_text="A rated game kind.")
+    rating = serializers.IntegerField()
+    deviation = serializers.IntegerField(min_value=0, help_text="Its uncertainty, same scale.")
+    games = serializers.IntegerField(min_value=1, help_text="Results counted: a match once.")
+    provisional = serializers.BooleanField(help_text="Fewer results counted than establish it.")
+    history = RatingPointAnswer(many=True)
+
+
+class LeaderboardRow(serializers.Serializer[Any]):
+    rank = serializers.IntegerField(min_value=1)
+    player = serializers.IntegerField(min_value=1)
+    name = serializers.CharField()
+    rating = serializers.IntegerField()
+    deviation = serializers.IntegerField(min_value=0)
+    games = serializers.IntegerField(min_value=1)
+
+
+class LeaderboardPage(serializers.Serializer[Any]):
+    """A page of a game kind's leaderboard, best first; follow ``next`` until it is null."""
+
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = LeaderboardRow(many=True)

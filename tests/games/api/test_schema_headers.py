@@ -120,6 +120,7 @@ def path_values(seeded: Seeded, webhook: str | None = None) -> dict[str, dict[st
         },
         "reports": {"day": timezone.localdate().isoformat()},
         "webhooks": {"id": webhook},
+        "ratings": {"kind": "scarney-singles"},
     }
 
 

@@ -81,6 +81,7 @@ DATA_REFERENCES = [
     "^/api/v1/players/\\{id\\}/(history/|plays.json|games.ndjson)$",
     "^/api/v1/events(/|.ndjson)$",
     "^/api/v1/tournaments/\\{id\\}/(rounds/\\{number\\}/|standings/|settlement/|events/)?$",
+    "^/api/v1/ratings/\\{kind\\}/$",
 ]
 
 

@@ -1,0 +1,115 @@
+"""Reading the ratings: a player's, a kind's leaderboard, and those a seeding asks for.
+
+Selectors: they read the rating rows (and the stream rows, for who may see what), never events,
+and never write. A leaderboard is the same for everyone: it lists established ratings (not
+provisional) of players with at least one rated result of the kind in finished public play, as
+``scoring.selectors.visible`` says it for a reader without a login. A player's own ratings show
+the kinds in which the reader may see at least one of his rated results.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from games.rules import registry
+from games.store.journal import prepared_rows
+from scoring import selectors
+from scoring.models import Rating, RatingPoint
+
+PAGE = 50
+MOST = 200
+
+
+class BadCursor(ValueError):
+    """A leaderboard cursor this list did not give."""
+
+
+def rated_kinds() -> list[str]:
+    """The game kinds rated: every kind played by two or more (solo Solitaire is not)."""
+    return [kind for kind in registry.kinds() if registry.get(kind).max_seats >= 2]
+
+
+def player_ratings(player_id: int, user: Any) -> list[dict[str, Any]]:
+    """The player's rating in each kind the reader may see some of his rated play of, with
+    its history (oldest first), by kind."""
+    shown = _kinds_seen(player_id, user)
+    rows = Rating.objects.filter(player_id=player_id, kind__in=shown).order_by("kind")
+    history: dict[str, list[dict[str, Any]]] = {kind: [] for kind in shown}
+    points = RatingPoint.objects.filter(player_id=player_id, kind__in=shown).order_by("position")
+    for kind, at, rating, deviation in points.values_list("kind", "at", "rating", "deviation"):
+        history[kind].append({"at": at, "rating": rating, "deviation": deviation})
+    return [
+        {
+            "kind": row.kind,
+            "rating": row.rating,
+            "deviation": row.deviation,
+            "games": row.games,
+            "provisional": row.provisional,
+            "history": history[row.kind],
+        }
+        for row in rows
+    ]
+
+
+def _kinds_seen(player_id: int, user: Any) -> list[str]:
+    condition, params = selectors.visible_sql(user, "s")
+    sql = f"""SELECT DISTINCT pt.kind FROM scoring_ratingpoint pt
+        JOIN games_stream s ON s.id = pt.result_id
+        WHERE pt.player_id = %s AND {condition}"""
+    return sorted(kind for (kind,) in prepared_rows(sql, [player_id, *params]))
+
+
+_BOARD_SQL = """SELECT r.player_id, p.name, r.rating, r.deviation, r.games, r.board
+    FROM scoring_rating r JOIN games_player p ON p.id = r.player_id
+    WHERE r.kind = %s AND NOT r.provisional AND r.board < %s
+      AND EXISTS (SELECT 1 FROM scoring_ratingpoint pt JOIN games_stream s ON s.id = pt.result_id
+                  WHERE pt.player_id = r.player_id AND pt.kind = r.kind
+                    AND s.is_public AND s.status <> 'in_progress')
+    ORDER BY r.board DESC
+    LIMIT %s"""
+
+
+def leaderboard(
+    kind: str, cursor: str | None, limit: int
+) -> tuple[list[dict[str, Any]], str | None]:
+    """A page of the kind's leaderboard after ``cursor`` (None: the top), and the cursor of the
+    next page (None after the last)."""
+    after, rank = _read_cursor(cursor) if cursor else (2**63 - 1, 0)
+    rows = prepared_rows(_BOARD_SQL, [kind, after, limit + 1])
+    page = [
+        {
+            "rank": rank + number,
+            "player": player,
+            "name": name,
+            "rating": rating,
+            "deviation": deviation,
+            "games": games,
+        }
+        for number, (player, name, rating, deviation, games, _) in enumerate(rows[:limit], 1)
+    ]
+    more = len(rows) > limit
+    return page, _cursor(rows[limit - 1][5], rank + limit) if more else None
+
+
+def _cursor(board: int, rank: int) -> str:
+    return base64.urlsafe_b64encode(json.dumps([board, rank]).encode()).decode()
+
+
+def _read_cursor(raw: str) -> tuple[int, int]:
+    try:
+        board, rank = json.loads(base64.urlsafe_b64decode(raw.encode()))
+    except (ValueError, TypeError, UnicodeError, binascii.Error):
+        raise BadCursor(raw) from None
+    if not all(type(v) is int and 0 <= v < 2**63 for v in (board, rank)):
+        raise BadCursor(raw)
+    return board, rank
+
+
+def ratings_of(kind: str, players: Iterable[int]) -> dict[int, int]:
+    """The players' ratings in ``kind``, established or not; a player with none is left out."""
+    rows = Rating.objects.filter(kind=kind, player_id__in=list(players))
+    return dict(rows.values_list("player_id", "rating"))
