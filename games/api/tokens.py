@@ -115,6 +115,7 @@ class TokenList(QueryChecked, APIView):
             name=values["name"],
             scope=values["scope"],
             expires=values.get("expires"),
+            made_with=request.auth if isinstance(request.auth, ApiToken) else None,
         )
         return Response({**token_json(token), "secret": key}, status=status.HTTP_201_CREATED)
 

@@ -319,8 +319,9 @@ class TournamentRound(TournamentView):
 
 
 def _codes(request: Request, pk: uuid.UUID, number: int) -> dict[int, str] | None:
-    """The round's table codes for a director; None (not shown) for anyone else."""
-    if not permissions.is_director(request.user):
+    """The round's table codes for a director; None (not shown) for anyone else. Not for a
+    read-only token either: a code opens a table to write at, which such a token may not."""
+    if not permissions.is_director(request.user) or getattr(request.auth, "read_only", False):
         return None
     return codes.live_codes(pk, number)
 

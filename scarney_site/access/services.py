@@ -30,10 +30,17 @@ NAME_LENGTH = ApiToken._meta.get_field("name").max_length or 100
 
 
 def token_create(
-    *, user: Any, name: str, scope: str, expires: datetime | None = None
+    *,
+    user: Any,
+    name: str,
+    scope: str,
+    expires: datetime | None = None,
+    made_with: ApiToken | None = None,
 ) -> tuple[ApiToken, str]:
     """A new token of ``user``: the row and its key, which is shown this once and never kept.
-    ``expires`` defaults to API_TOKEN_LIFETIME_DAYS from now (at most MAX_LIFETIME)."""
+    ``expires`` defaults to API_TOKEN_LIFETIME_DAYS from now (at most MAX_LIFETIME). A token
+    made with a token (``made_with``) lives no longer than it: a token about to expire cannot
+    renew itself for a year."""
     _check_logged_in(user)
     name = _checked_name(name)
     if scope not in ApiToken.Scope.values:
@@ -46,6 +53,8 @@ def token_create(
             "token.bad_expiry",
             f"A token expires in the future and within {MAX_LIFETIME.days} days from now.",
         )
+    if made_with is not None and expires > made_with.expires:
+        expires = made_with.expires  # the answer says when it expires
     with transaction.atomic():
         # The user's row locked: two requests at once cannot both take the last free place.
         list(get_user_model().objects.select_for_update().filter(pk=user.pk).values("pk"))

@@ -403,9 +403,11 @@ def _cursor(raw: Any) -> tuple[str, str] | None:
     if not raw:
         return None
     try:
+        if len(raw) > 200:  # a real cursor is about 90 signs; a deeply nested one is not
+            raise ValueError(raw[:200])
         at, last = json.loads(base64.urlsafe_b64decode(raw.encode()))
         dt.datetime.fromisoformat(at)
         uuid.UUID(str(last))
         return str(at), str(last)
-    except (ValueError, TypeError, UnicodeError):
+    except (ValueError, TypeError, UnicodeError, RecursionError):
         raise BadQuery("cursor: use the 'next' value of the previous page as it is.") from None

@@ -55,6 +55,10 @@ def of_match(folded: Folded, status: str) -> Outcome | None:
     if status not in RATED:
         return None
     rules = folded.match_rules
+    if rules.next_game_number(folded.state) is not None:
+        # Taken back after its close: the stream's status still says settled until the next
+        # close, but the match is not played out, so it has no result to rate.
+        return None
     players = [seat["player"] for seat in folded.header["players"]]
     ranks = {row["seat"]: row["rank"] for row in rules.standing(folded.state)}
     return _outcome(folded.header["format"], players, sides_of(rules, folded.state), ranks)

@@ -2,9 +2,9 @@
 
 Selectors: they read the rating rows (and the stream rows, for who may see what), never events,
 and never write. A leaderboard is the same for everyone: it lists established ratings (not
-provisional) of players with at least one rated result of the kind in finished public play, as
-``scoring.selectors.visible`` says it for a reader without a login. A player's own ratings show
-the kinds in which the reader may see at least one of his rated results.
+provisional) of players not merged away with at least one rated result of the kind in finished
+public play, as ``scoring.selectors.visible`` says it for a reader without a login. A player's
+own ratings show the kinds, and the points of their history, whose play the reader may see.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 from games.rules import registry
 from games.store.journal import prepared_rows
 from scoring import selectors
-from scoring.models import Rating, RatingPoint
+from scoring.models import Rating
 
 PAGE = 50
 MOST = 200
@@ -36,11 +36,11 @@ def rated_kinds() -> list[str]:
 def player_ratings(player_id: int, user: Any) -> list[dict[str, Any]]:
     """The player's rating in each kind the reader may see some of his rated play of, with
     its history (oldest first), by kind."""
-    shown = _kinds_seen(player_id, user)
+    points = _points_seen(player_id, user)
+    shown = sorted({kind for kind, *_ in points})
     rows = Rating.objects.filter(player_id=player_id, kind__in=shown).order_by("kind")
     history: dict[str, list[dict[str, Any]]] = {kind: [] for kind in shown}
-    points = RatingPoint.objects.filter(player_id=player_id, kind__in=shown).order_by("position")
-    for kind, at, rating, deviation in points.values_list("kind", "at", "rating", "deviation"):
+    for kind, at, rating, deviation in points:
         history[kind].append({"at": at, "rating": rating, "deviation": deviation})
     return [
         {
@@ -55,17 +55,19 @@ def player_ratings(player_id: int, user: Any) -> list[dict[str, Any]]:
     ]
 
 
-def _kinds_seen(player_id: int, user: Any) -> list[str]:
+def _points_seen(player_id: int, user: Any) -> list[tuple[str, Any, int, int]]:
+    """The points of his history the reader may see the play of (oldest first): a private
+    match's point would say when it was played and how it went."""
     condition, params = selectors.visible_sql(user, "s")
-    sql = f"""SELECT DISTINCT pt.kind FROM scoring_ratingpoint pt
+    sql = f"""SELECT pt.kind, pt.at, pt.rating, pt.deviation FROM scoring_ratingpoint pt
         JOIN games_stream s ON s.id = pt.result_id
-        WHERE pt.player_id = %s AND {condition}"""
-    return sorted(kind for (kind,) in prepared_rows(sql, [player_id, *params]))
+        WHERE pt.player_id = %s AND {condition} ORDER BY pt.position"""
+    return [tuple(row) for row in prepared_rows(sql, [player_id, *params])]  # type: ignore[misc]
 
 
 _BOARD_SQL = """SELECT r.player_id, p.name, r.rating, r.deviation, r.games, r.board
     FROM scoring_rating r JOIN games_player p ON p.id = r.player_id
-    WHERE r.kind = %s AND NOT r.provisional AND r.board < %s
+    WHERE r.kind = %s AND NOT r.provisional AND r.board < %s AND p.merged_into_id IS NULL
       AND EXISTS (SELECT 1 FROM scoring_ratingpoint pt JOIN games_stream s ON s.id = pt.result_id
                   WHERE pt.player_id = r.player_id AND pt.kind = r.kind
                     AND s.is_public AND s.status <> 'in_progress')
@@ -100,9 +102,11 @@ def _cursor(board: int, rank: int) -> str:
 
 
 def _read_cursor(raw: str) -> tuple[int, int]:
+    if len(raw) > 100:  # a cursor this list gives is about 40 signs; a deep one is no cursor
+        raise BadCursor(raw[:100])
     try:
         board, rank = json.loads(base64.urlsafe_b64decode(raw.encode()))
-    except (ValueError, TypeError, UnicodeError, binascii.Error):
+    except (ValueError, TypeError, UnicodeError, binascii.Error, RecursionError):
         raise BadCursor(raw) from None
     if not all(type(v) is int and 0 <= v < 2**63 for v in (board, rank)):
         raise BadCursor(raw)

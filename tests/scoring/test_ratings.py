@@ -185,6 +185,21 @@ def test_a_match_taken_back_and_entered_again_changes_the_ratings() -> None:
     assert projection_rows() == rows
 
 
+def test_a_match_closed_then_taken_back_is_no_result_though_its_status_says_settled() -> None:
+    # given Ann beat Bob and the match was closed (its settlement recorded)
+    match = sheet(["Ann", "Bob"], [[30, 10]] * 5)
+    assert services.match_close(match_id=match)
+    assert Stream.objects.get(pk=match).status == "settled"
+    # when a director takes back the settlement and the last line
+    undo(match)
+    undo(match)
+    # then the match is not played out: it is no result, inline as rebuilt
+    assert not RatingResult.objects.filter(pk=match).exists()
+    rows = projection_rows()
+    call_command("rebuild_projections", "--no-progress")
+    assert projection_rows() == rows
+
+
 def test_a_game_taken_back_and_recorded_again_is_rated_after_the_games_since() -> None:
     # given Ann and Bob played a game, then Bob and Cid
     first = services.game_start(kind="high-low-scarney", seats=[{"name": "Ann"}, {"name": "Bob"}])

@@ -76,6 +76,10 @@ def test_a_player_none_may_see_is_404_and_private_play_is_not_shown_without_a_lo
     seen = api.get(f"/api/v1/players/{player('Cid')}/ratings/").json()
     assert [r["games"] for r in seen] == [2]
     assert anon.get("/api/v1/players/999999/ratings/").status_code == 404
+    # the history shows only the points of play the reader may see: no date or swing of a
+    # private match
+    assert len(anon.get(f"/api/v1/players/{player('Ann')}/ratings/").json()[0]["history"]) == 1
+    assert len(api.get(f"/api/v1/players/{player('Ann')}/ratings/").json()[0]["history"]) == 2
 
 
 def test_the_leaderboard_lists_established_ratings_best_first_page_by_page(
@@ -132,6 +136,11 @@ def test_a_kind_that_is_not_rated_is_404_with_its_code(anon: APIClient, kind: st
 
 
 def test_a_bad_cursor_or_limit_is_400(anon: APIClient) -> None:
+    import base64
+
+    deep = base64.urlsafe_b64encode(b"[" * 1100).decode()  # json.loads would recurse too deep
+    nested = anon.get(f"/api/v1/ratings/scarney-singles/?cursor={deep}")
+    assert nested.status_code == 400 and nested.json()["code"] == "request.bad_cursor"
     bad = anon.get("/api/v1/ratings/scarney-singles/?cursor=@@")
     assert bad.status_code == 400 and bad.json()["code"] == "request.bad_cursor"
     forged = anon.get("/api/v1/ratings/scarney-singles/?cursor=WyJ4IiwgMV0=")  # ["x", 1]
@@ -139,3 +148,13 @@ def test_a_bad_cursor_or_limit_is_400(anon: APIClient) -> None:
     assert anon.get("/api/v1/ratings/scarney-singles/?limit=0").status_code == 400
     unknown = anon.get("/api/v1/ratings/scarney-singles/?page=2")
     assert unknown.json()["code"] == "query.unknown_parameter"
+
+
+def test_a_player_merged_into_another_leaves_the_leaderboard(
+    anon: APIClient, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(scale, "ESTABLISHED_AFTER", 1)
+    match(["Ann", "Bob"], winner=0)
+    Player.objects.filter(name="Bob").update(merged_into_id=player("Ann"))
+    names = [row["name"] for row in anon.get("/api/v1/ratings/scarney-singles/").json()["results"]]
+    assert names == ["Ann"]

@@ -371,3 +371,21 @@ def test_every_write_documents_the_read_only_refusal_and_no_read_does() -> None:
     writes = {where for where in said if where.split()[0] in ("post", "put", "patch", "delete")}
     assert {"post /api/v1/tokens/", "delete /api/v1/tokens/{id}/"} <= writes
     assert {where for where, says in said.items() if says} == writes
+
+
+def test_a_token_made_with_a_token_lives_no_longer_than_it(api: APIClient) -> None:
+    short = made(api, scope="write", expires=(timezone.now() + timedelta(days=2)).isoformat())
+    longer = made(by_key(short["secret"]), scope="write")  # the default: a year, asked of it
+    assert parse_datetime(longer["expires"]) == parse_datetime(short["expires"])
+
+
+def test_a_directors_read_token_reads_a_round_without_its_table_codes() -> None:
+    director, full = client_for("director", staff=True)
+    made_tournament = create(full, format="high-low-scarney", system="swiss", rounds=1)
+    enter(full, made_tournament["id"], ["Ann", "Bob"])
+    paired = full.post(f"/api/v1/tournaments/{made_tournament['id']}/rounds/", {}, format="json")
+    assert paired.json()["tables"][0]["code"]
+    reader = by_key(made(full, scope="read")["secret"])
+    table = reader.get(f"/api/v1/tournaments/{made_tournament['id']}/rounds/1/").json()["tables"][0]
+    assert "code" not in table and "keeper_url" not in table
+    assert director.is_staff
