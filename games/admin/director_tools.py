@@ -68,14 +68,16 @@ def _entrants(state: ts.TournamentState, *, active: bool) -> list[tuple[int, str
     """The entries (``active``: those not withdrawn); a withdrawn one says so, and the service
     refuses what does not fit him with its own sentence."""
     rows = [e for e in state.entries if not active or e.withdrawn_after is None]
+    shown = state.labels()  # two players of one name told apart
     return [
-        (e.player, e.name if e.withdrawn_after is None else f"{e.name} (withdrawn)") for e in rows
+        (e.player, shown[e.player] + ("" if e.withdrawn_after is None else " (withdrawn)"))
+        for e in rows
     ]
 
 
 def _tables(state: ts.TournamentState) -> list[tuple[str, str]]:
     """Every paired table, the latest round first: ``"round:table"``."""
-    names = {e.player: e.name for e in state.entries}
+    names = state.labels()
     return [
         (
             f"{played.number}:{table.number}",
@@ -309,7 +311,7 @@ def forms_for(
 
 
 def _name(state: ts.TournamentState, player: int) -> str:
-    return next((e.name for e in state.entries if e.player == player), f"Player {player}")
+    return state.labels().get(player, f"Player {player}")
 
 
 def _said(created: bool, sentence: str) -> str:

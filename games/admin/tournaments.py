@@ -180,8 +180,17 @@ class KeeperForm(forms.Form):
 
 class TournamentEntryInline(ReadOnlyInline):
     model = TournamentEntry
-    readonly_fields = ("player", "status", "joined_round")
+    readonly_fields = ("shown_as", "player", "status", "joined_round")
     fields = readonly_fields
+
+    @admin.display(description="shown as")
+    def shown_as(self, entry: TournamentEntry) -> str:
+        """The entry's label: two players of one name told apart (folded once a page)."""
+        labels = getattr(self, "_labels", None)
+        if labels is None:
+            tournament = Tournament.objects.get(pk=entry.tournament_id)
+            labels = self._labels = tournament_pages.tournament_state(tournament).labels()
+        return labels.get(entry.player_id, "")
 
 
 class TournamentTableInline(ReadOnlyInline):
@@ -436,17 +445,29 @@ class TournamentAdmin(ReadOnlyAdmin):
         if form.is_bound and form.is_valid():
             self._pair(request, tournament, reason=form.cleaned_data["reason"])
             return self._back(tournament)
+        title = f"Pair the next round of {tournament} over unconfirmed results?"
+        return self._over_unconfirmed(request, tournament, form, waiting, title, "Pair anyway")
+
+    def _over_unconfirmed(
+        self,
+        request: HttpRequest,
+        tournament: Tournament,
+        form: forms.Form,
+        waiting: tuple[int, ...],
+        title: str,
+        submit: str,
+    ) -> TemplateResponse:
         tables = ", ".join(str(n) for n in waiting)
         return form_page(
             self,
             request,
             form,
-            title=f"Pair the next round of {tournament} over unconfirmed results?",
-            submit="Pair anyway",
+            title=title,
+            submit=submit,
             original=tournament,
             intro=f"The result at table(s) {tables} is not confirmed by its players yet. Have "
             "them confirm it on the table's page (or confirm it there yourself as director), "
-            "or pair anyway and say why: the reason is recorded with the round's closing.",
+            "or go on and say why: the reason is recorded with the round's closing.",
         )
 
     def _pair(self, request: HttpRequest, tournament: Tournament, reason: str = "") -> None:
@@ -465,11 +486,18 @@ class TournamentAdmin(ReadOnlyAdmin):
 
     def close_round_view(self, request: HttpRequest, object_id: uuid.UUID) -> HttpResponse:
         tournament = self._tournament(request, object_id)
-        if request.method == "POST":
-            self._close_round(request, tournament)
-        return self._back(tournament)
+        if request.method != "POST":
+            return self._back(tournament)
+        waiting = _unconfirmed(tournament)
+        form = PairAnywayForm(request.POST if "reason" in request.POST else None)
+        if not waiting or (form.is_bound and form.is_valid()):
+            reason = form.cleaned_data["reason"] if waiting else ""
+            self._close_round(request, tournament, reason)
+            return self._back(tournament)
+        title = f"Close round {tournament.current_round} of {tournament} over unconfirmed results?"
+        return self._over_unconfirmed(request, tournament, form, waiting, title, "Close anyway")
 
-    def _close_round(self, request: HttpRequest, tournament: Tournament) -> None:
+    def _close_round(self, request: HttpRequest, tournament: Tournament, reason: str = "") -> None:
         number = tournament.current_round
         if not number:
             messages.error(request, f"{tournament}: no round is paired yet.")
@@ -479,7 +507,7 @@ class TournamentAdmin(ReadOnlyAdmin):
                 tournament_id=tournament.pk,
                 event_id=uuid.uuid4(),
                 type=ts.ROUND_CLOSED,
-                data={"round": number},
+                data={"round": number, **({"reason": reason} if reason else {})},
                 user=request.user,
                 meta=ADMIN_META,
             )

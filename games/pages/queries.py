@@ -8,7 +8,7 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from games.play.permissions import is_director
-from games.store.models import Game, Match, Stream, Tournament, TournamentTable
+from games.store.models import Game, Match, Stream, TableCode, Tournament, TournamentTable
 from scoring import selectors
 from scoring.documents import labels
 from scoring.models import GameSummary
@@ -100,3 +100,15 @@ def open_scoreboards() -> list[dict[str, Any]]:
     """Running published tournaments: the scoreboards a visitor may watch."""
     rows = Tournament.objects.filter(published=True, status="running").order_by("-created_at")
     return [{"id": t.pk, "name": t.name, "round": t.current_round} for t in rows[:LISTED]]
+
+
+def code_table(user: Any) -> Any:
+    """The match a table code's keeper records at, while his code is live; None for anyone
+    else (games.play.tables.codes)."""
+    if not user.is_authenticated:
+        return None
+    return (
+        TableCode.objects.filter(keeper_id=user.pk, revoked_at=None, expired_at=None)
+        .values_list("match_id", flat=True)
+        .first()
+    )

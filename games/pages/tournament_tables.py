@@ -136,7 +136,8 @@ def _agreement(user: Any, match: Match) -> dict[str, Any] | None:
         for i, p in enumerate(table.players)
     ]
     return {
-        "seats": seats,
+        "seats": seats if table.result.how == "played" else [],
+        "decided": table.result.how != "played",  # adjusted, forfeited or voided by a director
         "needed": table.result.needs_confirming and not played.closed,
         "done": not table.unconfirmed or played.closed,
         "director": permissions.is_director(user),
@@ -148,9 +149,13 @@ def _agreement(user: Any, match: Match) -> dict[str, Any] | None:
 def confirm(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     """A seat agrees to the table's result (or a director confirms it): ``result.confirmed``."""
     match = get_object_or_404(Match, pk=pk)
-    data: dict[str, Any] = {"director": True}
-    if request.POST.get("seat", "").isdigit():
-        data = {"seat": int(request.POST["seat"])}
+    seat = request.POST.get("seat")
+    data: dict[str, Any] = {"director": True}  # the director's button sends no seat
+    if seat is not None:
+        if not (seat.isascii() and seat.isdigit() and len(seat) < 3):
+            messages.error(request, f"Not confirmed: {seat[:10]!r} is not a seat of this table.")
+            return redirect("scoring-pages:match", pk=match.pk)
+        data = {"seat": int(seat)}
     try:
         event_id = uuid.UUID(request.POST.get("id", ""))
     except ValueError:
@@ -177,8 +182,9 @@ def confirm(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
 def _confirmed_sentence(match: Match, data: dict[str, Any]) -> str:
     if "seat" not in data:
         return "Confirmed by the director: the result stands."
-    seat = match.seats.filter(seat=data["seat"]).select_related("player").first()
-    who = seat.player.name if seat else f"Seat {data['seat']}"
+    seats = folding.load(Stream.objects.get(pk=match.pk)).header["players"]
+    seat = data["seat"]
+    who = seats[seat]["name"] if seat < len(seats) else f"Seat {seat}"  # as the table shows him
     return f"{who} agrees to the result."
 
 

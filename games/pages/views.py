@@ -37,7 +37,11 @@ ADVICE = "games/pages/_advice.html"
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    """A keeper's games in progress and a form to start one; everyone's recent results."""
+    """A keeper's games in progress and a form to start one; everyone's recent results. A
+    table code's phone, which records at its table alone, goes back to its table."""
+    table = queries.code_table(request.user)
+    if table is not None:
+        return redirect("scoring-pages:match", pk=table)
     return _home(request, GameStartForm())
 
 

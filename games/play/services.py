@@ -102,8 +102,15 @@ def _int_or_none(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _seats_header(players: list[Player]) -> list[dict[str, Any]]:
-    return [{"seat": i, "player": p.pk, "name": p.name} for i, p in enumerate(players)]
+def _seats_header(
+    players: list[Player], shown: Sequence[str | None] | None = None
+) -> list[dict[str, Any]]:
+    """The seats as a stream's header keeps them; ``shown``, where given, names a seat as its
+    table shows him (a tournament's label: two players of one name told apart)."""
+    names = [
+        (shown[i] if shown and i < len(shown) else None) or p.name for i, p in enumerate(players)
+    ]
+    return [{"seat": i, "player": p.pk, "name": names[i]} for i, p in enumerate(players)]
 
 
 # --- games -------------------------------------------------------------------------------------
@@ -140,7 +147,8 @@ def game_start(
     setup = {**(setup or {}), **roles}
     header = {
         "kind": kind,
-        "seats": _seats_header(players),
+        # A match's games name their seats as the match does.
+        "seats": _seats_header(players, _match_names(match) if match else None),
         "ruleset": ruleset_as_dict(effective),
         "setup": setup,
         "match": str(match.pk) if match else None,
@@ -200,6 +208,10 @@ def _match_players(match: Match, given: list[Player]) -> list[Player]:
     return players
 
 
+def _match_names(match: Match) -> list[str]:
+    return [seat["name"] for seat in folding.load(match.stream).header["players"]]
+
+
 def _match_ruleset(match: Match) -> dict[str, Any]:
     header = folding.load(match.stream).header
     game_rules = registry.get(match.format)
@@ -241,10 +253,12 @@ def match_start(
     entry: str = "live",
     user: Any = None,
     tournament: dict[str, Any] | None = None,
+    shown: Sequence[str | None] | None = None,
 ) -> Match:
     """Create a match stream and record its ``match.started`` event.
 
-    ``tournament`` (``{"id", "round", "table"}``) places a tournament's match at its table.
+    ``tournament`` (``{"id", "round", "table"}``) places a tournament's match at its table;
+    ``shown`` names its seats as the tournament does (their labels), else by their names.
     """
     permissions.check_logged_in(user)
     permissions.check_not_table_keeper(user)
@@ -256,7 +270,7 @@ def match_start(
     effective = make_ruleset(engine.rules.ruleset_type, ruleset)
     header = {
         "format": format,
-        "players": _seats_header(seated),
+        "players": _seats_header(seated, shown),
         "teams": teams or [],
         "ruleset": ruleset_as_dict(effective),
         "entry": entry,

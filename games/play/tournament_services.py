@@ -23,6 +23,7 @@ from games.play.tables import codes
 from games.rules import registry
 from games.rules.base import make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent, StateConflict
+from games.rules.events import RESULT_CONFIRMED
 from games.store import event_types, folding, journal, reactions
 from games.store.canonical import canonical
 from games.store.models import (
@@ -117,6 +118,9 @@ def _header(spec: dict[str, Any]) -> dict[str, Any]:
         "double": spec.get("double", False),
         "seeding": spec.get("seeding", "entry"),
         "published": spec.get("published", True),
+        # Results played at its tables wait for their players' confirmation (older
+        # tournaments, without the flag, took them as entered).
+        "confirm_results": True,
     }
     _check_choices(header)
     ts.settings_from(header)  # the system
@@ -282,7 +286,7 @@ def _override(current: ts.Round, override: bool, reason: str | None) -> dict[str
     """What closing the round records of a director's override (nothing without one)."""
     if current.missing:
         return {}  # the fold refuses it: round.results_missing says more than unconfirmed
-    if override:
+    if override and current.unconfirmed:
         if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
             raise IllegalEvent(
                 "tournament.reason_required",
@@ -408,10 +412,12 @@ def _start_matches(
     """One match per table, created by the tournament's creator, its seats in pairing order."""
     settings = state.settings
     creator = stream.created_by
+    labels = state.labels()  # the table shows its players as the tournament does
     for table in data["tables"]:
         match = services.match_start(
             format=settings.format,
             players=[{"player": p} for p in table["players"]],
+            shown=[labels.get(p) for p in table["players"]],
             ruleset=header.get("ruleset") or {},
             entry=settings.entry,
             user=creator,
@@ -486,7 +492,27 @@ def correction_record(
         folded = folding.load(stream)
         if type == ts.LAID_OUT:
             data = _laid_out(folded.state, data)
+        if type == ts.ROUND_CLOSED:
+            _check_closing(folded.state, data)
         return _append(stream, type, data, user, folded, event_id=event_id, meta=meta), True
+
+
+def _check_closing(state: ts.TournamentState, data: dict[str, Any]) -> None:
+    """Closing a round over a result its players have not confirmed is a director's override:
+    it says why, as pairing over it does (checked here: rounds closed before confirmations
+    existed still fold)."""
+    played = state.round(data.get("round"))
+    if played.closed or played.missing or not played.unconfirmed:
+        return  # the fold says what is wrong, if anything
+    reason = data.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        tables = ", ".join(str(n) for n in played.unconfirmed)
+        raise StateConflict(
+            "round.results_unconfirmed",
+            f"Round {played.number}'s result at table(s) {tables} is not confirmed by its "
+            'players yet: have them confirm it, or close the round with {"reason": "..."}.',
+            unconfirmed=list(played.unconfirmed),
+        )
 
 
 def _laid_out(state: ts.TournamentState, data: dict[str, Any]) -> dict[str, Any]:
@@ -555,7 +581,9 @@ def _entered_by_director(match_id: uuid.UUID) -> bool:
     A result a director enters is confirmed by its entry."""
     games = Game.objects.filter(match_id=match_id).values_list("stream_id", flat=True)
     streams = [match_id, *games]
-    recent = Event.objects.filter(stream_id__in=streams).order_by("-position")
+    # A player's agreement is no entry of the result: the last scoring event's recorder is.
+    recent = Event.objects.filter(stream_id__in=streams).exclude(type=RESULT_CONFIRMED)
+    recent = recent.order_by("-position")
     for meta in recent.values_list("meta", flat=True)[:50]:
         recorder = (meta or {}).get("recorded_by")
         if recorder is not None:
@@ -575,6 +603,18 @@ def confirmation_from_match(*, stream: Stream, event: Any, data: dict[str, Any],
     if played.closed:
         raise StateConflict(
             "round.closed", f"Round {played.number} is closed: its results are final."
+        )
+    if table.match != str(stream.pk):
+        raise IllegalEvent(
+            "match.abandoned",
+            "This match was set aside when its round was paired again: confirm the new one.",
+        )
+    if table.result is None:
+        # The match is played out; its close, which gives the tournament the result, follows.
+        raise StateConflict(
+            "result.not_finished",
+            f"Table {table.number}'s result is on its way to the tournament: confirm again in a "
+            "moment.",
         )
     seat = data.get("seat")
     if table.director_confirmed or (seat is not None and seat in table.confirmed_seats):

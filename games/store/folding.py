@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 
 from games.rules import registry
-from games.rules.base import Move, Rules, fold_states, make_ruleset, step
+from games.rules.base import Move, Rules, make_ruleset, step
 from games.rules.errors import StateConflict
 from games.rules.events import (
     GAME_STARTED,
@@ -287,11 +287,19 @@ def fold_moves(
     through here, from plain rows. ``move.undone`` pops the stack of states, as appends do.
     """
     engine = engine_for(category, header)
-    rules = engine.rules
     states = [engine.start(header)]
     for version, type, data in moves:  # noqa: B007 - the last version is the result's
-        step(rules, states, Move(type, data))
+        engine_step(engine, states, Move(type, data))
     return Folded(category, header, states[-1], version)
+
+
+def engine_step(engine: Engine, states: list[Any], move: Move) -> None:
+    """``step`` through the stream's engine. A table's ``result.confirmed`` changes no state and
+    takes no place on the stack: a take-back after it takes back the match's last move."""
+    if move.type == RESULT_CONFIRMED:
+        engine.apply(states[-1], move)
+        return
+    step(engine, states, move)
 
 
 def refold(stream: Stream, upto: int | None = None) -> Folded:
@@ -303,8 +311,10 @@ def state_stack(stream: Stream) -> tuple[dict[str, Any], list[Any]]:
     events = journal.stream_events(stream.pk)
     first = next(events)
     engine = engine_for(stream.category, first.data)
-    moves = (Move(e.type, e.data) for e in events)
-    return first.data, fold_states(engine.rules, engine.start(first.data), moves)
+    states = [engine.start(first.data)]
+    for event in events:
+        engine_step(engine, states, Move(event.type, event.data))
+    return first.data, states
 
 
 # A snapshot is its MAC then its pickle. Unpickling runs code the pickle names, so a snapshot is
@@ -509,10 +519,10 @@ def fold_on(start: Folded, moves: list[Move]) -> Folded | None:
     before ``start``, so the caller folds the stream from its beginning instead."""
     if any(move.type == UNDO for move in moves):
         return None
-    rules = start.engine.rules
+    engine = start.engine
     states = [start.state]
     for move in moves:
-        step(rules, states, move)
+        engine_step(engine, states, move)
     return Folded(start.category, start.header, states[-1], start.version + len(moves))
 
 

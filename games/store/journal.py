@@ -67,8 +67,14 @@ RECORDER_CONDITION = """(
 
 
 def lock_stream(stream_id: uuid.UUID) -> Stream:
-    """The stream row, locked until the transaction ends (raises Stream.DoesNotExist)."""
-    return Stream.objects.select_for_update().get(pk=stream_id)
+    """The stream row, locked until the transaction ends (raises Stream.DoesNotExist).
+
+    FOR NO KEY UPDATE: it orders every writer of the stream as FOR UPDATE does, but lets a row
+    that only refers to the stream (a table code, a keeper, a game of the match) be written
+    meanwhile. FOR UPDATE would make such a write wait for the stream, and a transaction that
+    holds the stream and then waits for one holding the other lock (a tournament's, after a
+    match's) would deadlock with it."""
+    return Stream.objects.select_for_update(no_key=True).get(pk=stream_id)
 
 
 class Draft:

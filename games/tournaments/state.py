@@ -102,6 +102,7 @@ _PAIRING = {
 EVENT_SHAPES: Mapping[str, Record] = {
     CREATED: record(
         'A tournament\'s settings (API.md "Tournaments").',
+        optional=("confirm_results",),
         name=Text(200, doc="the tournament's name"),
         format=Text(40, doc="the match format played at every table"),
         system=Text(16, SYSTEMS, doc="how rounds are paired"),
@@ -116,6 +117,7 @@ EVENT_SHAPES: Mapping[str, Record] = {
         double=Boolean(doc="every pairing played twice (double round robin)"),
         seeding=Text(16, doc="how the first round is seeded"),
         published=Boolean(doc="whether the public sees the tournament"),
+        confirm_results=Boolean(doc="results played at the tables wait for confirmation"),
     ),
     ENTERED: record(
         "A player entered (late, with a reason); ``label`` when the director typed one.",
@@ -311,6 +313,9 @@ class Settings:
     # or "random": the first round at random, its seed recorded; or "rating": the initial order
     # by the players' ratings in the format's game, recorded in round 1's round.paired
     seeding: str = "entry"
+    # Results played at the tables wait for their players' confirmation; tournaments made
+    # before confirmations existed took them as entered.
+    confirm_results: bool = False
 
     @property
     def duplicate(self) -> bool:
@@ -384,24 +389,25 @@ class TournamentState:
     def labels(self) -> dict[int, str]:
         """Each entry's label, unique within the tournament: the director's, else the name; two
         entries of one name without a label are told apart by their order, "Pat (2)"."""
-        taken = {e.given_label.casefold() for e in self.entries if e.given_label}
         counts: dict[str, int] = {}
         for entry in self.entries:
             if not entry.given_label:
                 key = entry.name.casefold()
                 counts[key] = counts.get(key, 0) + 1
+        given = {e.given_label.casefold() for e in self.entries if e.given_label}
         labels: dict[int, str] = {}
-        seen: dict[str, int] = {}
         for entry in self.entries:
             if entry.given_label:
                 labels[entry.player] = entry.given_label
-                continue
-            key = entry.name.casefold()
-            if counts[key] == 1 and key not in taken:
+            elif counts[entry.name.casefold()] == 1 and entry.name.casefold() not in given:
                 labels[entry.player] = entry.name
-                continue
-            labels[entry.player] = _numbered(entry.name, seen, taken)
-        return labels
+        # Numbered last, around every label already given (a director's, a name of its own).
+        taken = {label.casefold() for label in labels.values()}
+        seen: dict[str, int] = {}
+        for entry in self.entries:
+            if entry.player not in labels:
+                labels[entry.player] = _numbered(entry.name, seen, taken)
+        return {entry.player: labels[entry.player] for entry in self.entries}
 
 
 # --- start ------------------------------------------------------------------------------------
@@ -430,6 +436,7 @@ def settings_from(header: Mapping[str, Any]) -> Settings:
         tiebreaks=tuple(header.get("tiebreaks", ())),
         double=bool(header.get("double", False)),
         seeding=header.get("seeding", "entry"),
+        confirm_results=bool(header.get("confirm_results", False)),
     )
 
 
@@ -632,7 +639,7 @@ def _result_recorded(state: TournamentState, data: Mapping[str, Any]) -> Tournam
         tuple(data["net"]),
         ranks,
         data.get("rating"),
-        by_director=bool(data.get("confirmed", False)),
+        by_director=bool(data.get("confirmed", False)) or not state.settings.confirm_results,
     )
     return _replace_table(state, played, dataclasses.replace(table, result=result))
 

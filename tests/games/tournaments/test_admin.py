@@ -160,7 +160,11 @@ def test_a_director_runs_an_evening_through_the_admin(
     )
     assert "0 finished match(es) settled now" in said(again)[0]
 
-    closed = admin_client.post(url("close_round", tournament))
+    # table 1's result, kept by kim, awaits its players: closing asks why
+    asked = admin_client.post(url("close_round", tournament))
+    assert asked.status_code == 200 and "table(s) 1 is not confirmed" in asked.content.decode()
+    reason = {"reason": "the players left before confirming"}
+    closed = admin_client.post(url("close_round", tournament), reason)
     assert said(closed) == ["Tuesday club evening: round 1 is closed."]
     assert Event.objects.filter(stream_id=tournament.pk, type="round.closed").count() == 1
 
