@@ -17,6 +17,7 @@ from games.demo import sample_tables
 from games.play import services, tournament_services
 from games.store import folding
 from games.store.models import Match, MatchSeat, Player, Stream, TournamentEntry
+from scoring.models import RatingPoint
 from tests.api_seed import SHEET
 from tests.games.pages.browsing import check_page
 from tests.games.tournaments.helpers import HL_WIN
@@ -215,15 +216,24 @@ def test_the_rating_per_game_shows_number_deviation_results_provisional_and_its_
     assert f"± {rating.deviation}" in singles
     assert f"{rating.games} results counted" in singles
     assert rating.provisional and 'data-role="provisional">Provisional<' in singles
-    # the chart: one point per result, titled, described, its axes named
-    assert singles.count('class="point"') == rating.games
+    # the chart: one point per result whose play the reader may see (the private match counts
+    # in the rating, but its point would say when it was played and how it went), titled,
+    # described, its axes named
+    assert singles.count('class="point"') == rating.games - 1
     assert 'aria-labelledby="rating-scarney-singles-svg-title rating-scarney-singles-svg-desc"' in (
         singles
     )
     assert '<title id="rating-scarney-singles-svg-title">Rating after each result</title>' in (
         singles
     )
-    assert f"to {rating.rating}; lowest" in singles
+    last_shown = (
+        RatingPoint.objects.filter(
+            player=evening.ann, kind="scarney-singles", result__stream__is_public=True
+        )
+        .order_by("position")
+        .last()
+    )
+    assert last_shown is not None and f"to {last_shown.rating}; lowest" in singles
     assert ">Result</text>" in singles and ">Rating</text>" in singles
     # the tournament's game is rated too, Solitaire-free kinds only; the dice game's kind too
     assert 'data-kind="high-low-scarney"' in html and 'data-kind="straight-scarney-dice"' in html
@@ -327,7 +337,8 @@ def test_the_player_page_at_a_phone_and_a_desktop_is_accessible_and_shot(
     assert page.locator('[data-role="member-number"]').inner_text() == "M-0017"
     chart = page.locator('[data-kind="scarney-singles"] [data-role="chart"]')
     rating = made.ann.ratings.get(kind="scarney-singles")
-    assert rating.games == 9 and chart.locator(".point").count() == 9
+    # the private match (not hers to list: she neither made nor keeps it) counts, unshown
+    assert rating.games == 9 and chart.locator(".point").count() == 8
     check_page(page, axe_script, "player-page")
     # no axe violation at all at the phone's width, whatever its impact
     violations = page.evaluate(
