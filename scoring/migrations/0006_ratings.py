@@ -5,66 +5,120 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0010_club_names'),
-        ('scoring', '0005_club_names'),
+        ("games", "0010_club_names"),
+        ("scoring", "0005_club_names"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RatingResult',
+            name="RatingResult",
             fields=[
-                ('stream', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='rating_result', serialize=False, to='games.stream')),
-                ('kind', models.CharField(max_length=60, verbose_name='game')),
-                ('position', models.BigIntegerField(verbose_name='decided by event')),
-                ('at', models.DateTimeField(verbose_name='decided')),
-                ('sides', models.JSONField(default=list)),
-                ('ranks', models.JSONField(default=list)),
+                (
+                    "stream",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="rating_result",
+                        serialize=False,
+                        to="games.stream",
+                    ),
+                ),
+                ("kind", models.CharField(max_length=60, verbose_name="game")),
+                ("position", models.BigIntegerField(verbose_name="decided by event")),
+                ("at", models.DateTimeField(verbose_name="decided")),
+                ("sides", models.JSONField(default=list)),
+                ("ranks", models.JSONField(default=list)),
             ],
             options={
-                'indexes': [models.Index(fields=['kind', 'position'], name='ratingresult_kind_position')],
+                "indexes": [
+                    models.Index(fields=["kind", "position"], name="ratingresult_kind_position")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Rating',
+            name="Rating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(max_length=60, verbose_name='game')),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('rating', models.IntegerField()),
-                ('deviation', models.IntegerField()),
-                ('games', models.PositiveIntegerField(verbose_name='results counted')),
-                ('provisional', models.BooleanField()),
-                ('board', models.BigIntegerField()),
-                ('position', models.BigIntegerField(verbose_name="last result's event")),
-                ('updated_at', models.DateTimeField(verbose_name='last rated')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='games.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("kind", models.CharField(max_length=60, verbose_name="game")),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                ("rating", models.IntegerField()),
+                ("deviation", models.IntegerField()),
+                ("games", models.PositiveIntegerField(verbose_name="results counted")),
+                ("provisional", models.BooleanField()),
+                ("board", models.BigIntegerField()),
+                ("position", models.BigIntegerField(verbose_name="last result's event")),
+                ("updated_at", models.DateTimeField(verbose_name="last rated")),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ratings",
+                        to="games.player",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['kind', 'provisional', 'board'], name='rating_board')],
-                'constraints': [models.UniqueConstraint(fields=('player', 'kind'), name='rating_player_kind')],
+                "indexes": [
+                    models.Index(fields=["kind", "provisional", "board"], name="rating_board")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(fields=("player", "kind"), name="rating_player_kind")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RatingPoint',
+            name="RatingPoint",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(max_length=60, verbose_name='game')),
-                ('position', models.BigIntegerField()),
-                ('at', models.DateTimeField()),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('rating', models.IntegerField()),
-                ('deviation', models.IntegerField()),
-                ('games', models.PositiveIntegerField()),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.player')),
-                ('result', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='points', to='scoring.ratingresult')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("kind", models.CharField(max_length=60, verbose_name="game")),
+                ("position", models.BigIntegerField()),
+                ("at", models.DateTimeField()),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                ("rating", models.IntegerField()),
+                ("deviation", models.IntegerField()),
+                ("games", models.PositiveIntegerField()),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="games.player",
+                    ),
+                ),
+                (
+                    "result",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="points",
+                        to="scoring.ratingresult",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['kind', 'position'], name='ratingpoint_kind_position'), models.Index(fields=['player', 'kind', 'position'], name='ratingpoint_player_kind')],
-                'constraints': [models.UniqueConstraint(fields=('player', 'result'), name='ratingpoint_player_result')],
+                "indexes": [
+                    models.Index(fields=["kind", "position"], name="ratingpoint_kind_position"),
+                    models.Index(
+                        fields=["player", "kind", "position"], name="ratingpoint_player_kind"
+                    ),
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("player", "result"), name="ratingpoint_player_result"
+                    )
+                ],
             },
         ),
     ]
