@@ -13,7 +13,11 @@ import base64
 import binascii
 import json
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Any
+
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from games.rules import registry
 from games.store.journal import prepared_rows
@@ -62,7 +66,14 @@ def _points_seen(player_id: int, user: Any) -> list[tuple[str, Any, int, int]]:
     sql = f"""SELECT pt.kind, pt.at, pt.rating, pt.deviation FROM scoring_ratingpoint pt
         JOIN games_stream s ON s.id = pt.result_id
         WHERE pt.player_id = %s AND {condition} ORDER BY pt.position"""
-    return [tuple(row) for row in prepared_rows(sql, [player_id, *params])]  # type: ignore[misc]
+    rows = prepared_rows(sql, [player_id, *params])
+    return [(kind, _aware(at), rating, deviation) for kind, at, rating, deviation in rows]
+
+
+def _aware(at: Any) -> datetime:
+    """A raw row's time as the ORM gives it: SQLite hands back text, without a zone."""
+    when = parse_datetime(at) if isinstance(at, str) else at
+    return when if timezone.is_aware(when) else timezone.make_aware(when, UTC)
 
 
 _BOARD_SQL = """SELECT r.player_id, p.name, r.rating, r.deviation, r.games, r.board

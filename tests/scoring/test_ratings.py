@@ -416,3 +416,15 @@ def test_results_in_any_order_and_any_taken_back_give_the_rows_of_the_events_ord
     assert stored.keys() == expected.keys()
     for player, row in expected.items():
         assert all(getattr(stored[player], f) == getattr(row, f) for f in ledger.RATING_FIELDS)
+
+
+def test_a_raw_rows_time_is_read_as_the_orm_reads_it_on_either_database() -> None:
+    from datetime import UTC, datetime
+
+    from scoring.ratings import reading
+
+    aware = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)
+    # PostgreSQL gives the time itself; SQLite gives text without a zone (make run's database)
+    assert reading._aware(aware) == aware  # noqa: SLF001
+    assert reading._aware("2026-11-27 20:00:00") == aware  # noqa: SLF001
+    assert reading._aware(datetime(2026, 11, 27, 20, 0)) == aware  # noqa: SLF001
