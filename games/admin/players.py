@@ -7,6 +7,8 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -116,3 +118,36 @@ class PlayerAdmin(DirectorViewMixin, admin.ModelAdmin):
                     meta=ADMIN_META,
                 )
                 messages.success(request, f"{player.name} (#{player.pk}) is merged into {into}.")
+
+
+# --- the club's users: table codes' keepers out of the way ------------------------------------
+
+
+class TableKeeperFilter(admin.SimpleListFilter):
+    """Every table code makes a keeper user of its own (games.play.tables.codes): a club makes
+    hundreds a year. The users' list leaves them out unless asked for."""
+
+    title = "table codes' keepers"
+    parameter_name = "code_keepers"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("shown", "shown too"), ("only", "only them")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "shown":
+            return queryset
+        if self.value() == "only":
+            return queryset.filter(table_code__isnull=False)
+        return queryset.filter(table_code__isnull=True)
+
+
+User = get_user_model()
+
+
+class ClubUserAdmin(UserAdmin):
+    list_filter = (*UserAdmin.list_filter, TableKeeperFilter)
+
+
+if admin.site.is_registered(User):
+    admin.site.unregister(User)
+admin.site.register(User, ClubUserAdmin)
