@@ -11,7 +11,7 @@ the code up, so 40 bits cannot be walked through from one address.
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth import login, logout
@@ -19,7 +19,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
-from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle
 
 from games.play import permissions, services
 from games.play.refusals import REFUSED, refusal_of
@@ -74,18 +74,12 @@ def _count_miss(key: str) -> None:
 
 
 def _address(request: HttpRequest) -> str:
-    """The client's address, trusting as many fronts as the API's throttles do."""
-    proxies = api_settings.NUM_PROXIES or 0
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    if proxies and forwarded:
-        hops = [str(hop).strip() for hop in str(forwarded).split(",")]
-        return hops[-min(proxies, len(hops))]
-    return str(request.META.get("REMOTE_ADDR", ""))
+    """The client's address, trusting as many fronts as the API's throttles do (DRF's)."""
+    return str(BaseThrottle().get_ident(cast(Any, request)))  # it reads request.META alone
 
 
 def _refused(request: HttpRequest, code: str, message: str, status: int) -> HttpResponse:
-    context = {"code": code, "message": message, "director": permissions.is_director(request.user)}
-    return render(request, PAGE, context, status=status)
+    return render(request, PAGE, {"code": code, "message": message}, status=status)
 
 
 # --- the match page's table panel -------------------------------------------------------------
@@ -138,7 +132,6 @@ def _agreement(user: Any, match: Match) -> dict[str, Any] | None:
     return {
         "seats": seats if table.result.how == "played" else [],
         "decided": table.result.how != "played",  # adjusted, forfeited or voided by a director
-        "needed": table.result.needs_confirming and not played.closed,
         "done": not table.unconfirmed or played.closed,
         "director": permissions.is_director(user),
         "by_director": table.director_confirmed or table.result.by_director,

@@ -138,17 +138,20 @@ def game_start(
     else:
         permissions.check_not_table_keeper(user)
     players = [player_resolve(spec, user=user) for spec in (seats or [])]
+    # A match's games seat its players as the match names them, under its house rules (the
+    # game's own overrides on top).
+    shown, overrides = None, ruleset
     if match is not None:
+        match_header = folding.load(match.stream).header
         players = _match_players(match, players)
-    # A match's house rules apply to its games; the game's own overrides come on top.
-    overrides = {**_match_ruleset(match), **(ruleset or {})} if match else ruleset
+        shown = [seat["name"] for seat in match_header["players"]]
+        overrides = {**_match_ruleset(match.format, match_header), **(ruleset or {})}
     effective = make_ruleset(rules.ruleset_type, overrides)
     # The match decides the roles of its next game (active player, starter ...), not the client.
     setup = {**(setup or {}), **roles}
     header = {
         "kind": kind,
-        # A match's games name their seats as the match does.
-        "seats": _seats_header(players, _match_names(match) if match else None),
+        "seats": _seats_header(players, shown),
         "ruleset": ruleset_as_dict(effective),
         "setup": setup,
         "match": str(match.pk) if match else None,
@@ -208,13 +211,8 @@ def _match_players(match: Match, given: list[Player]) -> list[Player]:
     return players
 
 
-def _match_names(match: Match) -> list[str]:
-    return [seat["name"] for seat in folding.load(match.stream).header["players"]]
-
-
-def _match_ruleset(match: Match) -> dict[str, Any]:
-    header = folding.load(match.stream).header
-    game_rules = registry.get(match.format)
+def _match_ruleset(format: str, header: dict[str, Any]) -> dict[str, Any]:
+    game_rules = registry.get(format)
     names = {f for f in game_rules.ruleset_type.__dataclass_fields__}
     return {k: v for k, v in header.get("ruleset", {}).items() if k in names}
 
@@ -504,7 +502,12 @@ def _confirmed(
         permissions.check_director(user)
     recorded = appending.append(stream, event_id, RESULT_CONFIRMED, data, meta, None)
     reactions.publish(
-        reactions.RESULT_CONFIRMED, stream=stream, event=recorded.event, data=data, user=user
+        reactions.RESULT_CONFIRMED,
+        stream=stream,
+        folded=recorded.folded,
+        event=recorded.event,
+        data=data,
+        user=user,
     )
     return recorded
 

@@ -286,25 +286,30 @@ def _override(current: ts.Round, override: bool, reason: str | None) -> dict[str
     """What closing the round records of a director's override (nothing without one)."""
     if current.missing:
         return {}  # the fold refuses it: round.results_missing says more than unconfirmed
-    if override and current.unconfirmed:
-        if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
-            raise IllegalEvent(
-                "tournament.reason_required",
-                "Pairing over an unconfirmed result says why in 1 to 500 characters: "
-                'send {"override": true, "reason": "..."}.',
-                field="reason",
-            )
-        return {"reason": reason.strip()} if current.unconfirmed else {}
-    if current.unconfirmed:
-        tables = ", ".join(str(n) for n in current.unconfirmed)
-        raise StateConflict(
-            "round.results_unconfirmed",
-            f"Round {current.number}'s result at table(s) {tables} is not confirmed by its "
-            "players yet: have them confirm at the table, confirm it yourself, or pair anyway "
-            'with {"override": true, "reason": "..."}.',
-            unconfirmed=list(current.unconfirmed),
+    if not current.unconfirmed:
+        return {}
+    if not override:
+        remedy = 'confirm it yourself, or pair anyway with {"override": true, "reason": "..."}'
+        raise _unconfirmed(current, remedy)
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
+        raise IllegalEvent(
+            "tournament.reason_required",
+            "Pairing over an unconfirmed result says why in 1 to 500 characters: "
+            'send {"override": true, "reason": "..."}.',
+            field="reason",
         )
-    return {}
+    return {"reason": reason.strip()}
+
+
+def _unconfirmed(played: ts.Round, remedy: str) -> StateConflict:
+    """409: the round's results are not all confirmed; ``remedy`` says what the director may do."""
+    tables = ", ".join(str(n) for n in played.unconfirmed)
+    return StateConflict(
+        "round.results_unconfirmed",
+        f"Round {played.number}'s result at table(s) {tables} is not confirmed by its players "
+        f"yet: have them confirm it at the table, {remedy}.",
+        unconfirmed=list(played.unconfirmed),
+    )
 
 
 @transaction.atomic
@@ -506,13 +511,7 @@ def _check_closing(state: ts.TournamentState, data: dict[str, Any]) -> None:
         return  # the fold says what is wrong, if anything
     reason = data.get("reason")
     if not isinstance(reason, str) or not reason.strip():
-        tables = ", ".join(str(n) for n in played.unconfirmed)
-        raise StateConflict(
-            "round.results_unconfirmed",
-            f"Round {played.number}'s result at table(s) {tables} is not confirmed by its "
-            'players yet: have them confirm it, or close the round with {"reason": "..."}.',
-            unconfirmed=list(played.unconfirmed),
-        )
+        raise _unconfirmed(played, 'or close the round with {"reason": "..."}')
 
 
 def _laid_out(state: ts.TournamentState, data: dict[str, Any]) -> dict[str, Any]:
@@ -592,10 +591,12 @@ def _entered_by_director(match_id: uuid.UUID) -> bool:
     return False
 
 
-def confirmation_from_match(*, stream: Stream, event: Any, data: dict[str, Any], user: Any) -> None:
+def confirmation_from_match(
+    *, stream: Stream, folded: folding.Folded, event: Any, data: dict[str, Any], user: Any
+) -> None:
     """A match's ``result.confirmed`` counted by its tournament (``table.confirmed``), in the
     match's transaction: the match's lock first, the tournament's second, as everywhere."""
-    place = folding.load(stream).header["tournament"]
+    place = folded.header["tournament"]
     tournament = _lock(uuid.UUID(place["id"]))
     folded = folding.load(tournament)
     played = folded.state.round(place["round"])
@@ -685,6 +686,8 @@ def _append(
         stream, event_id or uuid.uuid4(), type, data, _meta(user, meta), folded
     )
     _project(stream, recorded.folded.state)
+    if type == ts.ROUND_CLOSED:  # the round's table codes stop with it
+        codes.expire_closed(stream.pk, [data["round"]])
     return recorded.folded
 
 
@@ -700,7 +703,6 @@ def _project(stream: Stream, state: ts.TournamentState) -> None:
     Tournament.objects.filter(pk=stream.pk).update(
         status=state.status, current_round=current.number if current else 0
     )
-    codes.expire_closed(stream.pk, [r.number for r in state.rounds if r.closed])
     names = state.labels()
     for entry in state.entries:
         TournamentEntry.objects.update_or_create(

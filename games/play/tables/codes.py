@@ -65,19 +65,19 @@ def issue_round(tournament_id: uuid.UUID, round_number: int, tables: list[dict[s
         revoked=True,
     )
     for table in tables:
-        issue(tournament_id, round_number, table["table"], uuid.UUID(table["match"]))
+        _issue(tournament_id, round_number, table["table"], uuid.UUID(table["match"]))
 
 
-def issue(
+def _of_table(tournament_id: uuid.UUID, round_number: int, table_number: int) -> Any:
+    return TableCode.objects.filter(
+        tournament_id=tournament_id, round_number=round_number, table_number=table_number
+    )
+
+
+def _issue(
     tournament_id: uuid.UUID, round_number: int, table_number: int, match_id: uuid.UUID
 ) -> TableCode:
-    """A new code for the table; the table's code before it stops at once."""
-    _stop(
-        TableCode.objects.filter(
-            tournament_id=tournament_id, round_number=round_number, table_number=table_number
-        ),
-        revoked=True,
-    )
+    """A new code for the table, and the keeper it logs in (its codes before stopped already)."""
     keeper = get_user_model()(
         username=f"table-keeper-{secrets.token_hex(8)}",
         first_name=f"Table {table_number}, round {round_number}",  # how the pages name him
@@ -167,17 +167,15 @@ def opened(text: str) -> TableCode:
 def reissue(*, tournament_id: uuid.UUID, round: Any, table: Any, user: Any) -> TableCode:
     """A new code for the table (a lost card, a keeper changed): the old one stops at once."""
     seated = _open_table(tournament_id, round, table, user)
-    return issue(tournament_id, round, seated.number, uuid.UUID(seated.match))
+    _stop(_of_table(tournament_id, round, seated.number), revoked=True)
+    return _issue(tournament_id, round, seated.number, uuid.UUID(seated.match))
 
 
 @transaction.atomic
 def revoke(*, tournament_id: uuid.UUID, round: Any, table: Any, user: Any) -> None:
     """The table's code stops at once; nobody records by a code there until one is reissued."""
     seated = _open_table(tournament_id, round, table, user)
-    codes = TableCode.objects.filter(
-        tournament_id=tournament_id, round_number=round, table_number=seated.number
-    )
-    _stop(codes, revoked=True)
+    _stop(_of_table(tournament_id, round, seated.number), revoked=True)
 
 
 def _open_table(tournament_id: uuid.UUID, round: Any, table: Any, user: Any) -> Any:
