@@ -80,14 +80,15 @@ def _holds_direct(user_id: int) -> bool:
 
 # One indexed query: is the user the creator or a keeper of the stream, or of the match the game
 # belongs to? No row: there is no such stream.
-# The second column: does the stream belong to a tournament's table?
+# The second column: does the stream belong to a tournament's table? The third: its category.
 _RECORDER_SQL = """
     SELECT s.created_by_id = %(user)s
         OR EXISTS (SELECT 1 FROM games_stream_keepers k
                    WHERE k.stream_id IN (s.id, g.match_id) AND k.user_id = %(user)s)
         OR EXISTS (SELECT 1 FROM games_stream m
                    WHERE m.id = g.match_id AND m.created_by_id = %(user)s),
-        mt.tournament_id IS NOT NULL
+        mt.tournament_id IS NOT NULL,
+        s.category
     FROM games_stream s
     LEFT JOIN games_game g ON g.stream_id = s.id
     LEFT JOIN games_match mt ON mt.stream_id = COALESCE(g.match_id, s.id)
@@ -108,8 +109,12 @@ def is_recorder(user: Any, stream_id: uuid.UUID) -> bool:
     return _recorder_row(user, stream_id)[0]
 
 
-def _recorder_row(user: Any, stream_id: uuid.UUID) -> tuple[bool, bool]:
-    """(may record, the stream is a tournament table's)."""
+def _recorder_row(
+    user: Any, stream_id: uuid.UUID, category: str | None = None
+) -> tuple[bool, bool]:
+    """(may record, the stream is a tournament table's). ``category``, when given, is the kind
+    of stream addressed: a stream of another kind is not there (Stream.DoesNotExist), for
+    whoever asks, so that a refusal does not tell a game's id from nothing at all."""
     if user is None:
         return True, False
     if not user.is_authenticated:
@@ -120,8 +125,8 @@ def _recorder_row(user: Any, stream_id: uuid.UUID) -> tuple[bool, bool]:
     with connection.cursor() as cursor:
         cursor.execute(_RECORDER_SQL, params)
         row = cursor.fetchone()
-    if row is None:
-        raise Stream.DoesNotExist(f"There is no game or match {stream_id}.")
+    if row is None or (category is not None and row[2] != category):
+        raise Stream.DoesNotExist(f"There is no {category or 'game or match'} {stream_id}.")
     # A keeper's move costs this one query; a director without staff rights, one more.
     return bool(row[0]) or is_director(user), bool(row[1])
 
@@ -134,10 +139,14 @@ def check_logged_in(user: Any) -> None:
         )
 
 
-def check_may_record(user: Any, stream_id: uuid.UUID) -> None:
-    """Refuse a write by anyone but the stream's recorders and the directors."""
+def check_may_record(user: Any, stream_id: uuid.UUID, category: str | None = None) -> None:
+    """Refuse a write by anyone but the stream's recorders and the directors.
+
+    Asked before anything of the stream is looked at (its status, version, entry, games, what
+    the event means there): whoever may not write learns no more than that he may not.
+    ``category`` as for ``_recorder_row``."""
     check_logged_in(user)
-    allowed, at_table = _recorder_row(user, stream_id)
+    allowed, at_table = _recorder_row(user, stream_id, category)
     if not allowed and (at_table or is_table_keeper(user)):
         raise NotPermitted(
             "permission.not_your_table",

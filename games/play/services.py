@@ -127,16 +127,12 @@ def game_start(
     user: Any = None,
 ) -> Game:
     """Create a game stream and record its ``game.started`` event."""
-    permissions.check_logged_in(user)
+    _check_may_start(user, match_id)
     seats, ruleset, setup = canonical(seats), canonical(ruleset), canonical(setup)
     rules = registry.get(kind)
     match, number, roles = _match_slot(match_id, kind) if match_id else (None, None, {})
     if match is not None:
-        # A match's next game is started by one of the match's recorders.
-        permissions.check_may_record(user, match.pk)
         _check_not_abandoned(match.stream)
-    else:
-        permissions.check_not_table_keeper(user)
     players = [player_resolve(spec, user=user) for spec in (seats or [])]
     # A match's games seat its players as the match names them, under its house rules (the
     # game's own overrides on top).
@@ -172,6 +168,21 @@ def game_start(
     if layout is not None:
         _lay_out_duplicate(stream, layout)
     return game
+
+
+def _check_may_start(user: Any, match_id: uuid.UUID | None) -> None:
+    """A game of one's own is started by any member but a table code's keeper; a match's next
+    game by one of the match's recorders, asked before anything of the match is looked at (its
+    format, entry, games): a refusal tells a stranger nothing of what the match is doing. A
+    match that is not there is ``match.not_found`` for everyone, as it was."""
+    permissions.check_logged_in(user)
+    if match_id is None:
+        permissions.check_not_table_keeper(user)
+        return
+    try:
+        permissions.check_may_record(user, match_id, Stream.Category.MATCH)
+    except Stream.DoesNotExist:
+        raise BadSetup("match.not_found", f"There is no match {match_id}.") from None
 
 
 def _duplicate_layout(match: Match | None, number: int | None) -> Any:
@@ -415,7 +426,8 @@ def event_record(
     try:
         data, meta = _checked_event(type, data, meta, user)
     except (RuleError, BadValue):
-        permissions.check_may_record(user, stream_id)  # a stranger learns no more than that
+        # A stranger learns no more than that he may not write here.
+        permissions.check_may_record(user, stream_id, category)
         raise
     try:
         if category in (None, Stream.Category.GAME):
@@ -427,7 +439,7 @@ def event_record(
             )
             if fast is not None:
                 return appending.Recorded(fast[0], fast[1], created=True, status=fast[2])
-        permissions.check_may_record(user, stream_id)
+        permissions.check_may_record(user, stream_id, category)
         return _record(stream_id, event_id, type, data, expected_version, meta, category, user)
     except journal.EventIdReused:
         # Another request took the id first; it is a retry only if it carried the same event.
