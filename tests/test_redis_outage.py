@@ -6,6 +6,7 @@ so once, and when Redis is back the counts are shared again."""
 from __future__ import annotations
 
 import logging
+import re
 import shutil
 import socket
 import subprocess
@@ -150,3 +151,18 @@ def test_without_redis_the_keeper_link_throttles_moves_and_reads_keep_answering(
     finally:
         back.terminate()
         back.wait(10)
+
+
+def test_every_use_of_the_shared_cache_goes_through_the_module_that_survives_its_loss() -> None:
+    root = Path(__file__).resolve().parents[1]
+    # the module itself, and the settings that name its backend
+    allowed = {root / "scarney_site" / "shared_cache.py", root / "scarney_site" / "settings.py"}
+    direct = re.compile(r"django\.core\.cache\b|\bcaches\[|from redis import|import redis\b")
+    users = sorted(
+        str(path.relative_to(root))
+        for package in ("games", "scoring", "scarney_site")
+        for path in (root / package).rglob("*.py")
+        if path not in allowed and direct.search(path.read_text())
+    )
+    # the Celery broker's transport speaks to Redis as kombu's does: its loss is the broker's
+    assert users == ["scarney_site/broker.py"]
