@@ -127,7 +127,7 @@ def test_without_redis_the_keeper_link_throttles_moves_and_reads_keep_answering(
     assert opened.status_code == 302, opened.content
     assert phone.get(opened["Location"]).status_code == 200
     line = {"id": str(uuid.uuid4()), "type": "game.scored", "data": {"scores": HL_WIN}}
-    headers = {"HTTP_X_CSRFTOKEN": phone.cookies["csrftoken"].value}
+    headers: dict[str, Any] = {"HTTP_X_CSRFTOKEN": phone.cookies["csrftoken"].value}
     moved = phone.post(
         f"/api/v1/matches/{table['match']}/events/", line, "application/json", **headers
     )

@@ -95,6 +95,36 @@ def test_a_table_codes_browser_makes_no_token_and_does_nothing_an_account_does(d
     assert director.get("/api/v1/tokens/").status_code == 200
 
 
+def test_a_table_codes_keeper_is_named_keeper_nowhere_else(db: Any) -> None:
+    phone, headers, table, director = phone_at_a_table(db)
+    keeper = TableCode.objects.get(code=table["code"].replace("-", "")).keeper.get_username()
+    # given a member's own game, and the tournament's other table
+    _member, member = client_for("sam")
+    game = member.post(
+        "/api/v1/games/",
+        {"kind": "high-low-scarney", "seats": [{"name": "A"}, {"name": "B"}]},
+        format="json",
+    ).json()
+    tid = TableCode.objects.get(keeper__username=keeper).tournament_id
+    # when the code's keeper is named keeper of either
+    named = member.post(f"/api/v1/games/{game['id']}/keepers/", {"user": keeper}, format="json")
+    assigned = director.post(
+        f"/api/v1/tournaments/{tid}/keepers/",
+        {"round": 1, "table": 2, "user": keeper},
+        format="json",
+    )
+    # then both are refused, and neither is opened to the card's code
+    for answer in (named, assigned):
+        assert answer.status_code == 422, answer.content
+        assert answer.json()["code"] == "keeper.table_code"
+    assert member.get(f"/api/v1/games/{game['id']}/keepers/").json()["keepers"] == []
+    other_table = TableCode.objects.exclude(keeper__username=keeper).get(tournament_id=tid)
+    line = {"id": str(uuid.uuid4()), "type": "game.scored", "data": {"scores": HL_WIN}}
+    json: dict[str, Any] = {"content_type": "application/json", **headers}
+    refused = phone.post(f"/api/v1/matches/{other_table.match_id}/events/", line, **json)
+    assert refused.status_code == 403, refused.content
+
+
 def guess_at_once(base_url: str, guesses: int, threads: int) -> Counter[int]:
     """``guesses`` wrong codes sent from ``threads`` threads released together: the statuses."""
     statuses: Counter[int] = Counter()
