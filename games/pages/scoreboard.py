@@ -7,27 +7,26 @@ answer is 304 without folding anything. Only when something changed is the tourn
 the board drawn again, from the read models (MatchStanding, GameSummary) and the tournament API's
 builders.
 
-The tag's figures are kept in Django's cache (Redis where it is configured) for TAG_TTL_S, so 100
-screens of one room ask PostgreSQL a few times a second in all instead of 100 times: a poll that
-finds the figures cached touches no database. A move shows on the screens at worst one poll
-interval (1 s) plus TAG_TTL_S plus one render later, within the 2 s asked.
+The tag's figures are kept in the shared cache (scarney_site.shared_cache: Redis where it is
+configured) for TAG_TTL_S, so 100 screens of one room ask PostgreSQL a few times a second in all
+instead of 100 times: a poll that finds the figures cached touches no database. A move shows on
+the screens at worst one poll interval (1 s) plus TAG_TTL_S plus one render later, within the 2 s
+asked.
 """
 
 from __future__ import annotations
 
-import contextlib
 import time
 import uuid
 from typing import Any
 
-from django.core.cache import cache
 from django.db import connection
-from redis import RedisError
 
 from games.pages import sheet_presenting
 from games.play.tournament_shapes import round_json, standings_json, tournament_json
 from games.store import folding
 from games.store.models import Game, Match, Stream, Tournament
+from scarney_site import shared_cache
 from scoring import selectors
 from scoring.models import GameSummary, MatchStanding
 
@@ -70,17 +69,13 @@ def change_tag(pk: uuid.UUID, user: Any) -> str | None:
 def _tag_figures(pk: uuid.UUID) -> tuple[Any, ...] | None:
     """The tag's figures, from the cache while they are younger than TAG_TTL_S."""
     key = f"board-tag:{pk}"
-    try:
-        cached = cache.get(key)
-    except RedisError:
-        cached = None  # a cache that cannot answer only costs the query
+    cached = shared_cache.kept(key)  # a cache that cannot answer only costs the query
     # Kept with the time they were read: Django's Redis cache expires keys in whole seconds only.
     if cached is not None and time.time() - cached[0] < TAG_TTL_S:
         return tuple(cached[1]) if cached[1] else None
     found = _tag_query(pk)
-    with contextlib.suppress(RedisError):
-        # An unknown tournament is kept too (as []), so probing ids costs no query either.
-        cache.set(key, (time.time(), list(found) if found else []), TAG_KEEP_S)
+    # An unknown tournament is kept too (as []), so probing ids costs no query either.
+    shared_cache.keep(key, (time.time(), list(found) if found else []), TAG_KEEP_S)
     return found
 
 

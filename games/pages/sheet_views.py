@@ -8,18 +8,15 @@ who may record is its check.
 
 from __future__ import annotations
 
-import contextlib
 import uuid
 from typing import Any
 
 from django import forms
-from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
-from redis import RedisError
 
 from games.pages import scoreboard, sheet_presenting, tournament_tables
 from games.pages.players import reading as player_reading
@@ -37,6 +34,7 @@ from games.rules.events import GAME_SCORED
 from games.store import folding
 from games.store.journal import VersionConflict
 from games.store.models import Match, Stream, Tournament
+from scarney_site import shared_cache
 from scoring import selectors
 from scoring.documents.reports import match_history
 
@@ -362,14 +360,10 @@ def _rendered(key: str, template: str, context: Any) -> str:
     A tag names the versions of every stream the board shows, so the same tag always draws the
     same board: a cached copy can be stale for no one, in this process or another.
     """
-    try:
-        html = cache.get(key)
-    except RedisError:
-        html = None  # a cache that cannot answer only costs a render
+    html = shared_cache.kept(key)  # a cache that cannot answer only costs a render
     if html is None:
         html = render_to_string(template, context())
-        with contextlib.suppress(RedisError):
-            cache.set(key, html, BOARD_CACHE_S)
+        shared_cache.keep(key, html, BOARD_CACHE_S)
     return str(html)
 
 

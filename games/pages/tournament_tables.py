@@ -5,7 +5,11 @@
 The code is checked by the service (games.play.tables.codes); a good one logs this browser in
 as the code's keeper and opens the table's match. A wrong code counts against the address: past
 ``WRONG_CODES_ALLOWED`` in ``WRONG_CODES_WINDOW`` seconds the link answers 429 without looking
-the code up, so 40 bits cannot be walked through from one address.
+the code up, so 40 bits cannot be walked through from one address. Every code is counted before
+it is looked up, in one atomic step, and a code that was issued gives its count back: guesses
+sent at once cannot all read the count before any of them adds to it, so at most
+``WRONG_CODES_ALLOWED`` wrong codes are ever looked up. The count is shared by the processes in
+Redis, and kept by each process while Redis cannot be reached (scarney_site.shared_cache).
 """
 
 from __future__ import annotations
@@ -15,7 +19,6 @@ from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth import login, logout
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
@@ -27,6 +30,7 @@ from games.play.tables import codes
 from games.rules.events import RESULT_CONFIRMED
 from games.store import folding
 from games.store.models import Game, Match, Stream
+from scarney_site import shared_cache
 
 WRONG_CODES_ALLOWED = 30  # a club's phones may share one address: room for typos
 WRONG_CODES_WINDOW = 600  # seconds
@@ -37,14 +41,15 @@ PAGE = "games/pages/table_code.html"
 def keeper_link(request: HttpRequest, code: str) -> HttpResponse:
     """Open the table of ``code`` for this browser; a POST confirms leaving another login."""
     key = f"table-code-misses:{_address(request)}"
-    if cache.get(key, 0) >= WRONG_CODES_ALLOWED:
+    if shared_cache.count(key, WRONG_CODES_WINDOW) > WRONG_CODES_ALLOWED:
         return _refused(request, "code.throttled", _TOO_MANY, 429)
     try:
         found = codes.opened(code)
     except codes.CodeRefused as refused:
-        if refused.code == "code.unknown":
-            _count_miss(key)
+        if refused.code != "code.unknown":
+            shared_cache.uncount(key)  # a code that was issued (revoked, expired) is no guess
         return _refused(request, refused.code, refused.message, refused.status)
+    shared_cache.uncount(key)  # the right code is no guess
     user = request.user
     if user.is_authenticated and user.pk == found.keeper_id:
         return redirect("scoring-pages:match", pk=found.match_id)
@@ -62,15 +67,6 @@ _TOO_MANY = (
     "Too many wrong table codes from this address: wait ten minutes, then type the code from "
     "the table card again."
 )
-
-
-def _count_miss(key: str) -> None:
-    # add() starts the window; incr() counts within it (atomic in Redis).
-    if not cache.add(key, 1, WRONG_CODES_WINDOW):
-        try:
-            cache.incr(key)
-        except ValueError:  # the window ran out between the two calls
-            cache.add(key, 1, WRONG_CODES_WINDOW)
 
 
 def _address(request: HttpRequest) -> str:

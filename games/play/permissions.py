@@ -168,13 +168,14 @@ def is_table_keeper(user: Any) -> bool:
     return TableCode.objects.filter(keeper_id=user.pk).exists()
 
 
-def check_not_table_keeper(user: Any) -> None:
-    """A table code records at its table alone: it starts no game or match of its own."""
+def check_not_table_keeper(user: Any, doing: str = "start a game or match of your own") -> None:
+    """A table code records at its table alone: whatever an account does beyond it (a game or
+    match of its own, API tokens) is refused to its session, by every service that does it."""
     if is_table_keeper(user):
         raise NotPermitted(
             "permission.not_your_table",
             "This browser keeps score at one tournament table by its code: it records there "
-            "alone. Log in to start a game or match of your own.",
+            f"alone. Log in with an account to {doing}.",
         )
 
 
@@ -201,6 +202,7 @@ def check_may_name_keepers(user: Any, created_by_id: int | None) -> None:
     """Keepers are named by the stream's creator or a director."""
     if user is None or is_director(user):
         return
+    check_not_table_keeper(user, "name score-keepers")  # its table is not its to hand on
     if not user.is_authenticated or user.pk != created_by_id:
         raise NotPermitted(
             "permission.not_the_creator",

@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
 from games.play import appending, permissions, register
+from games.play.tables import codes
 from games.rules import registry
 from games.rules.base import make_ruleset, ruleset_as_dict
 from games.rules.errors import BadSetup, IllegalEvent, RuleError
@@ -384,7 +385,9 @@ def keepers_change(
     permissions.check_logged_in(user)
     stream = journal.lock_stream(stream_id)
     permissions.check_may_name_keepers(user, stream.created_by_id)
-    stream.keepers.add(*_users_named(add))
+    named = _users_named(add)
+    codes.check_not_code_keepers(named)
+    stream.keepers.add(*named)
     stream.keepers.remove(*_users_named(remove))
     return _recorders_json(Stream.objects.select_related("created_by").get(pk=stream_id))
 

@@ -450,6 +450,7 @@ def keeper_assign(
     keeper = get_user_model().objects.filter(username=username).first()
     if keeper is None:
         raise BadSetup("keeper.unknown_user", f"There is no user {username!r} to name as keeper.")
+    codes.check_not_code_keepers([keeper])
     stream = _lock(tournament_id)
     data = {"round": round, "table": table, "user": username}
     folded = _append(stream, ts.KEEPER_ASSIGNED, data, user, meta=meta)

@@ -2,7 +2,9 @@
 revoke one.
 
 Anyone logged in (by session or token) keeps his own tokens and sees no one else's: another
-user's token is not there for him (404), as one that never was. Directors see every token in the
+user's token is not there for him (404), as one that never was. A table code's session is no
+account: it makes, lists and revokes none (403 ``permission.not_your_table``), so a card's code
+never becomes a key that outlives its round. Directors see every token in the
 admin. A read-only token only lists here: the authentication refuses every write it sends
 (games/api/http/authentication.py), these included.
 """
@@ -18,7 +20,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from games.play.permissions import NotPermitted
+from games.play import permissions
 from games.rules.errors import IllegalEvent, StateConflict
 from scarney_site.access.models import ApiToken
 
@@ -41,7 +43,7 @@ def token_create(
     ``expires`` defaults to API_TOKEN_LIFETIME_DAYS from now (at most MAX_LIFETIME). A token
     made with a token (``made_with``) lives no longer than it: a token about to expire cannot
     renew itself for a year."""
-    _check_logged_in(user)
+    _check_account(user)
     name = _checked_name(name)
     if scope not in ApiToken.Scope.values:
         raise IllegalEvent("token.bad_scope", "A token's scope is read or write.")
@@ -73,25 +75,26 @@ def token_create(
 
 def token_list(*, user: Any) -> QuerySet[ApiToken]:
     """The user's own tokens, newest first (expired ones too, until his next new token)."""
-    _check_logged_in(user)
+    _check_account(user)
     return ApiToken.objects.filter(user=user).order_by("-created", "-id")
 
 
 def token_revoke(*, user: Any, token_id: int) -> None:
     """Delete one of the user's tokens: every process refuses it from the next request on.
     Another user's token, or none, raises ApiToken.DoesNotExist (404)."""
-    _check_logged_in(user)
+    _check_account(user)
     deleted, _by_model = ApiToken.objects.filter(pk=token_id, user=user).delete()
     if not deleted:
         raise ApiToken.DoesNotExist(f"You have no token {token_id}.")
 
 
-def _check_logged_in(user: Any) -> None:
+def _check_account(user: Any) -> None:
     # A token is always someone's: the service itself (user None) has none to keep.
     if user is None or not user.is_authenticated:
-        raise NotPermitted(
+        raise permissions.NotPermitted(
             "permission.login_required", "Log in or send a token to see and make your tokens."
         )
+    permissions.check_not_table_keeper(user, "keep API tokens")
 
 
 def _checked_name(name: Any) -> str:

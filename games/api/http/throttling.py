@@ -3,25 +3,24 @@ requests. Over the rate: 429 ``request.throttled`` with ``Retry-After`` (seconds
 
 Each rate (``"N/s"``, ``"N/m"``, ``"N/h"``, ``"N/d"``; settings THROTTLE_TOKEN_RATE and
 THROTTLE_ADDRESS_RATE, see README) is counted in fixed windows of its period, one counter per
-token or address and window in the default cache: Redis when REDIS_URL is set (one count for every
-process; an atomic increment per request), a per-process memory otherwise. DRF's own throttles keep
-a list of every request's time in the cache and rewrite it on each request, which costs more the
-higher the rate. The rates are read from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` on each
-request, so tests can change them. If the cache is unreachable the request is let through (logged).
+token or address and window in the shared cache (scarney_site.shared_cache): Redis when REDIS_URL
+is set (one count for every process; an atomic increment per request), a per-process memory
+otherwise. DRF's own throttles keep a list of every request's time in the cache and rewrite it on
+each request, which costs more the higher the rate. The rates are read from
+``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` on each request, so tests can change them. While
+Redis cannot be reached each process counts on its own (the log says so once).
 """
 
 from __future__ import annotations
 
-import logging
 import time
 from typing import Any
 
-from django.core.cache import cache
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
-log = logging.getLogger(__name__)
+from scarney_site import shared_cache
 
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -53,28 +52,13 @@ class WindowThrottle(BaseThrottle):
         now = time.time()
         window = int(now // period)
         key = f"throttle:{self.scope}:{who}:{period}:{window}"
-        try:
-            count = _count(key, period)
-        except Exception:  # a cache outage must not take the API down with it
-            log.warning("throttle cache unavailable; request let through", exc_info=True)
-            return True
-        if count <= allowed:
+        if shared_cache.count(key, period + 1) <= allowed:
             return True
         self.retry_after = (window + 1) * period - now
         return False
 
     def wait(self) -> float | None:
         return self.retry_after
-
-
-def _count(key: str, period: int) -> int:
-    """This request's number in its window (the window's key expires with it)."""
-    try:
-        return int(cache.incr(key))
-    except ValueError:  # the window's first request (or its key just expired)
-        if cache.add(key, 1, timeout=period + 1):
-            return 1
-        return int(cache.incr(key))
 
 
 class TokenRateThrottle(WindowThrottle):

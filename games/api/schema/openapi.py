@@ -72,16 +72,21 @@ DIRECTORS_ONLY = {
     ),
     "403": ("Not a director", "`permission.director_only`"),
 }
-# A user's own tokens (scarney_site/access/services.py): a login, and his own token (404 else).
+# A user's own tokens (scarney_site/access/services.py): a login, and his own token (404 else);
+# a table code's browser is no account, and keeps none.
 TOKENS_LOGIN = {
     "401": (
         "No login (or a bad token)",
         "`permission.login_required` (no login), `request.authentication_failed` (a bad token)",
     ),
+    "403": ("A table code's browser keeps no token", "`permission.not_your_table`"),
 }
 TOKENS_WRITE = {
     **TOKENS_LOGIN,
-    "403": ("A read-only token makes and revokes no token", "`permission.read_only_token`"),
+    "403": (
+        "A read-only token, or a table code's browser, makes and revokes no token",
+        "`permission.read_only_token`, `permission.not_your_table`",
+    ),
 }
 OWN_ERRORS: dict[str, dict[str, tuple[str, str]]] = {
     "get /api/v1/tokens/": TOKENS_LOGIN,

@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.play import permissions
-from games.rules.errors import IllegalEvent, StateConflict
+from games.rules.errors import BadSetup, IllegalEvent, StateConflict
 from games.store import folding, journal
 from games.store.models import Stream, TableCode
 
@@ -124,6 +124,20 @@ def _stop(codes: Any, *, revoked: bool) -> None:
     get_user_model().objects.filter(pk__in=[k for k, _ in keepers]).update(is_active=False)
     for keeper_id, match_id in keepers:
         Stream.keepers.through.objects.filter(stream_id=match_id, user_id=keeper_id).delete()
+
+
+def check_not_code_keepers(users: list[Any]) -> None:
+    """A code's keeper keeps its own table and no other: naming him keeper of another game,
+    match or table would open them to the card's code (422 ``keeper.table_code``)."""
+    named = TableCode.objects.filter(keeper__in=users).select_related("keeper").first()
+    if named is not None:
+        raise BadSetup(
+            "keeper.table_code",
+            f"{named.keeper.get_username()} is the keeper of table {named.table_number}'s code "
+            f"in round {named.round_number}: he records at that table alone. Name a user with "
+            "an account.",
+            field="user",
+        )
 
 
 def live_codes(tournament_id: uuid.UUID, round_number: int) -> dict[int, str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import socket
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +14,7 @@ from django.core.cache import cache
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from scarney_site import shared_cache
 from scarney_site.access.models import ApiToken
 
 pytestmark = pytest.mark.django_db
@@ -115,3 +118,36 @@ def test_without_a_rate_nothing_is_throttled(user: Any) -> None:
     with rates(token="", address=""):
         for _ in range(5):
             assert client.get("/api/v1/games/").status_code == 200
+
+
+def test_without_redis_each_process_counts_and_the_log_says_so_once(
+    user: Any, caplog: Any, monkeypatch: Any
+) -> None:
+    # given a cache on a port where nothing listens, asked again on every request
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    unreachable = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{port}/0",
+        }
+    }
+    monkeypatch.setattr(shared_cache, "RETRY_AFTER", 0)
+    caplog.set_level(logging.WARNING, logger=shared_cache.log.name)
+    client, anon = by_token(user), APIClient()
+    shared_cache.forget_outage()
+    try:
+        with override_settings(CACHES=unreachable), rates(**LOW):
+            # then the rates hold, counted in this process, and nothing answers 500
+            for _ in range(3):
+                assert client.get("/api/v1/games/").status_code == 200
+            assert_throttled(client.get("/api/v1/games/"))
+            for _ in range(2):
+                assert anon.get("/api/v1/games/", REMOTE_ADDR="203.0.113.30").status_code == 200
+            assert_throttled(anon.get("/api/v1/games/", REMOTE_ADDR="203.0.113.30"))
+    finally:
+        shared_cache.forget_outage()
+    lost = [r for r in caplog.records if r.name == shared_cache.log.name]
+    assert [r.levelno for r in lost] == [logging.WARNING]
+    assert "cannot be reached" in lost[0].getMessage()
