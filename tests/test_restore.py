@@ -231,7 +231,11 @@ def test_a_restore_under_a_running_server_answers_no_500_and_never_the_lost_time
     # and a write meeting a dropped connection is 503 with Retry-After, never 500 nor run
     # twice: the client sends it again
     end_sessions(served.database)
-    event = {"id": str(uuid.uuid4()), "type": "game.scored", "data": {"scores": [80]}}
+    event: dict[str, Any] = {
+        "id": str(uuid.uuid4()),
+        "type": "game.scored",
+        "data": {"scores": [80]},
+    }
     status, answer, refused = served.request("POST", f"/api/v1/matches/{match}/events/", event)
     assert status == 503, refused
     assert refused["code"] == "service.database_unavailable"
