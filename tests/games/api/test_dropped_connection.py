@@ -119,3 +119,25 @@ def test_a_second_drop_on_the_read_run_again_is_503(api: APIClient, user: Any) -
     # then it is run once more only, and answered 503
     assert calls == 2
     assert answer.status_code == 503 and answer.json()["code"] == "service.database_unavailable"
+
+
+def test_a_drop_met_outside_the_views_is_503_not_500() -> None:
+    # given the connection ended by the server, met where no view runs (a middleware's
+    # response step), which Django answers with handler500
+    from django.test import RequestFactory
+
+    from games.api.http import errors
+
+    end_this_session()
+    request = RequestFactory().get("/api/v1/matches/")
+    answer = None
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except Exception:  # noqa: BLE001 - handler500 is called while the error is handled
+        answer = errors.server_error(request)
+    # then the answer is the 503, and the next statement has a new connection
+    assert answer is not None and answer.status_code == 503 and answer["Retry-After"] == "2"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
