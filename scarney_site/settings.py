@@ -97,6 +97,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Outermost: whatever refused a request, its unread body is read off (keeps the connection).
     "games.api.http.draining.DrainUnreadBody",
+    # A dropped database connection: a read run again on a new one, anything else 503.
+    "games.api.http.exceptions.RetryDroppedConnection",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -143,18 +143,36 @@ def match_rows(user: Any) -> QuerySet[MatchStanding]:
     return MatchStanding.objects.filter(visible(user, "match__stream__"))
 
 
-def games_fingerprint(match_id: Any) -> tuple[int, int]:
-    """How many games a match has and the sum of their versions: it changes whenever any of
-    them records an event, so a report showing their bonuses can be tagged by it."""
+def heads_sum(column: str) -> str:
+    """An SQL aggregate of the chain heads in ``column`` (``games_stream.head_hash``): beside a
+    count and a sum of versions, it makes a fingerprint of several streams that changes whenever
+    the content of any of them does. Versions alone repeat after a restore from a backup: a game
+    may reach the version it had before with other events, and an answer kept, or a client's
+    ETag, would then name the lost events. On PostgreSQL, the sum of each head's first 64 bits
+    (one cast a row, no sort); on SQLite (``make run``), the heads themselves joined."""
+    if connection.vendor == "postgresql":
+        return f"COALESCE(SUM(('x' || LEFT({column}, 16))::bit(64)::bigint), 0)"
+    return f"COALESCE(GROUP_CONCAT({column}), '')"
+
+
+def games_fingerprint(match_id: Any) -> tuple[int, int, str]:
+    """How many games a match has, the sum of their versions and of their heads (``heads_sum``):
+    it changes whenever any of them records an event, so a report showing their bonuses can be
+    tagged by it."""
     # A prepared statement: it is read before every match report, kept or not.
-    ((count, versions),) = journal.prepared_rows(_GAMES_FINGERPRINT, [journal.uuid_param(match_id)])
-    return int(count), int(versions or 0)
+    ((count, versions, heads),) = journal.prepared_rows(
+        _GAMES_FINGERPRINT, [journal.uuid_param(match_id)]
+    )
+    return int(count), int(versions or 0), str(heads)
 
 
-_GAMES_FINGERPRINT = "SELECT COUNT(*), SUM(version) FROM scoring_gamesummary WHERE match_id = %s"
+_GAMES = f"""SELECT COUNT(*) AS count, SUM(x.version) AS versions,
+        {heads_sum("gs.head_hash")} AS heads
+    FROM scoring_gamesummary x JOIN games_stream gs ON gs.id = x.game_id"""
+_GAMES_FINGERPRINT = f"{_GAMES} WHERE x.match_id = %s"
 
 
-def match_with_games(match_id: Any) -> tuple[Stream, tuple[int, int]] | None:
+def match_with_games(match_id: Any) -> tuple[Stream, tuple[int, int, str]] | None:
     """A match's stream row with ``games_fingerprint``, by one prepared statement; None if there
     is no such match. A match report's request reads nothing else before its kept answer: as
     many round trips as reading one row by its id."""
@@ -164,9 +182,9 @@ def match_with_games(match_id: Any) -> tuple[Stream, tuple[int, int]] | None:
     rows = journal.prepared_rows(_MATCH_WITH_GAMES, [journal.uuid_param(match_id)])
     if not rows:
         return None
-    *values, count, versions = rows[0]
+    *values, count, versions, heads = rows[0]
     stream = Stream.from_db(connection.alias, list(_STREAM_COLUMNS), values)
-    return stream, (int(count), int(versions or 0))
+    return stream, (int(count), int(versions or 0), str(heads))
 
 
 # Every column of the row (the snapshot, under 2 KB for a match, spares a report built anew a
@@ -184,7 +202,7 @@ _STREAM_COLUMNS = (
     "created_by_id",
     "created_at",
 )
-_MATCH_WITH_GAMES = f"""SELECT {", ".join(f"s.{c}" for c in _STREAM_COLUMNS)}, g.count, g.versions
-    FROM games_stream s CROSS JOIN LATERAL (SELECT COUNT(*) AS count, SUM(version) AS versions
-        FROM scoring_gamesummary WHERE match_id = s.id) g
+_MATCH_WITH_GAMES = f"""SELECT {", ".join(f"s.{c}" for c in _STREAM_COLUMNS)}, g.count,
+        g.versions, g.heads
+    FROM games_stream s CROSS JOIN LATERAL ({_GAMES} WHERE x.match_id = s.id) g
     WHERE s.id = %s AND s.category = 'match'"""

@@ -16,7 +16,9 @@ when a club's working set (its matches, its players) outgrows it. ``build`` says
 answer may be kept (not if it was built from rows newer than the fingerprint names). Only the
 compact JSON rendering is kept (the browsable API renders anew), only 200 answers, and only
 bodies under ``MAX_BODY``. A fingerprint that no longer holds is never asked for again (versions
-only grow), so stale entries simply age out.
+only grow), so stale entries simply age out. Each fingerprint names the heads (chain hashes) of
+the streams it depends on too: after a restore from a backup the same versions are reached again
+by other events, and a fingerprint of versions alone would give the lost timeline's page.
 """
 
 from __future__ import annotations

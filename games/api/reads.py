@@ -116,14 +116,15 @@ class EventFeedNdjson(QueryChecked, APIView):
         return StreamingHttpResponse(feed.lines(after), content_type="application/x-ndjson")
 
 
-def match_etag(stream: Stream, *more: Any, games: tuple[int, int] | None = None) -> str:
-    """The tag of a match report: the match's version and its games' (whose bonuses it shows);
-    ``games``: their ``selectors.games_fingerprint`` if read already."""
+def match_etag(stream: Stream, *more: Any, games: tuple[int, int, str] | None = None) -> str:
+    """The tag of a match report: the match's version and head and its games' (whose bonuses
+    it shows); ``games``: their ``selectors.games_fingerprint`` if read already."""
     return etag_of(
         "match-report",
         stream.pk,
         stream.version,
         str(stream.status),
+        stream.head_hash,
         games if games is not None else selectors.games_fingerprint(stream.pk),
         *more,
     )

@@ -233,8 +233,12 @@ def _summary_json(row: GameSummary) -> dict[str, Any]:
 
 
 def stream_etag(stream: Stream, *more: Any) -> str:
-    """The tag of an answer that changes only with the stream (its status comes with events)."""
-    return etag_of(stream.category, stream.pk, stream.version, str(stream.status), *more)
+    """The tag of an answer that changes only with the stream (its status comes with events).
+    Its head (the last event's chain hash) proves the content: a version alone is reached again
+    by other events after a restore from a backup."""
+    return etag_of(
+        stream.category, stream.pk, stream.version, str(stream.status), stream.head_hash, *more
+    )
 
 
 class GameDetail(QueryChecked, StreamView):

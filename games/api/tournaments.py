@@ -180,11 +180,15 @@ class TournamentView(QueryChecked, APIView):
         self, request: Request, pk: uuid.UUID, build: Callable[[folding.Folded], Any]
     ) -> Response:
         """``build(folded)``'s answer, or 304 while the client holds it: the tag is the
-        stream's version and the query, read in one small query without a fold."""
-        row = Tournament.objects.filter(pk=pk).values_list("stream__version", "published").first()
+        stream's version and head and the query, read in one small query without a fold."""
+        row = (
+            Tournament.objects.filter(pk=pk)
+            .values_list("stream__version", "published", "stream__head_hash")
+            .first()
+        )
         if row is None or selectors.tournament_hidden(request.user, pk, row[1]):
             raise Tournament.DoesNotExist
-        etag = etag_of("tournament", pk, row[0], request.GET.urlencode())
+        etag = etag_of("tournament", pk, row[0], row[2], request.GET.urlencode())
 
         def page() -> tuple[Response, bool]:
             return Response(build(self.folded(request, pk))), True

@@ -3,9 +3,10 @@
 A screen polls the board every second with the tag it has (``If-None-Match``). The tag is made of
 the versions of the tournament's stream and of every stream of its current round (the matches and
 their games): any recorded event raises one of them, so their sum moves on every change, and the
-answer is 304 without folding anything. Only when something changed is the tournament folded and
-the board drawn again, from the read models (MatchStanding, GameSummary) and the tournament API's
-builders.
+answer is 304 without folding anything. Their heads (chain hashes) are in it too: after a restore
+from a backup, the same versions may be reached again by other events. Only when something
+changed is the tournament folded and the board drawn again, from the read models (MatchStanding,
+GameSummary) and the tournament API's builders.
 
 The tag's figures are kept in the shared cache (scarney_site.shared_cache: Redis where it is
 configured) for TAG_TTL_S, so 100 screens of one room ask PostgreSQL a few times a second in all
@@ -16,6 +17,7 @@ asked.
 
 from __future__ import annotations
 
+import hashlib
 import time
 import uuid
 from typing import Any
@@ -35,15 +37,23 @@ TAG_KEEP_S = 5
 
 
 def _tag_sql() -> str:
-    """The tag's query: the tournament's row, and two sums over its current round's streams."""
+    """The tag's query: the tournament's row, and two sums over its current round's streams,
+    of their versions and of their heads (``selectors.heads_sum``: after a restore from a
+    backup, versions are reached again by other events)."""
     stream, match, game = (m._meta.db_table for m in (Stream, Match, Game))
     tournament = Tournament._meta.db_table
     round_of = "m.tournament_id = t.stream_id AND m.round_number = t.current_round"
+    heads = selectors.heads_sum("s.head_hash")
     return (
-        f"SELECT ts.version, t.current_round, t.published,"
+        f"SELECT ts.version, t.current_round, t.published, ts.head_hash,"
         f" (SELECT COALESCE(SUM(s.version), 0) FROM {match} m"
         f"  JOIN {stream} s ON s.id = m.stream_id WHERE {round_of}),"
+        f" (SELECT {heads} FROM {match} m"
+        f"  JOIN {stream} s ON s.id = m.stream_id WHERE {round_of}),"
         f" (SELECT COALESCE(SUM(s.version), 0) FROM {match} m"
+        f"  JOIN {game} g ON g.match_id = m.stream_id"
+        f"  JOIN {stream} s ON s.id = g.stream_id WHERE {round_of}),"
+        f" (SELECT {heads} FROM {match} m"
         f"  JOIN {game} g ON g.match_id = m.stream_id"
         f"  JOIN {stream} s ON s.id = g.stream_id WHERE {round_of})"
         f" FROM {tournament} t JOIN {stream} ts ON ts.id = t.stream_id WHERE t.stream_id = %s"
@@ -60,10 +70,12 @@ def change_tag(pk: uuid.UUID, user: Any) -> str | None:
     found = _tag_figures(pk)
     if found is None:
         return None
-    version, current, published, matches, games = found
+    version, current, published, *heads = found
     if selectors.tournament_hidden(user, pk, published):
         return None
-    return f'W/"board-{version}-{current}-{matches}-{games}-{int(published)}"'
+    # The heads prove the content; the version stays readable in the tag.
+    proof = hashlib.sha256(repr(heads).encode()).hexdigest()[:24]
+    return f'W/"board-{version}-{current}-{int(published)}-{proof}"'
 
 
 def _tag_figures(pk: uuid.UUID) -> tuple[Any, ...] | None:

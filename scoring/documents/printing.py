@@ -25,7 +25,6 @@ from django.conf import settings
 from django.core.files.base import ContentFile, File
 from django.core.files.storage import default_storage
 from django.db import transaction
-from django.db.models import Count, Sum
 
 from games.store import folding, outbox
 from games.store.models import Match, Stream, Tournament
@@ -85,7 +84,9 @@ class ScoreSheet(Document):
 
     def fingerprint(self) -> str:
         stream = self.match.stream
-        return _digest(stream.version, stream.status, selectors.games_fingerprint(stream.pk))
+        return _digest(
+            stream.version, stream.status, stream.head_hash, selectors.games_fingerprint(stream.pk)
+        )
 
     def text(self, fmt: str) -> str:
         if fmt == "csv":
@@ -111,10 +112,11 @@ class TournamentDocument(Document):
 
     def fingerprint(self) -> str:
         # The tables' matches too: a slip shows whether a table still plays.
-        matches = Stream.objects.filter(match__tournament=self.tournament).aggregate(
-            count=Count("pk"), versions=Sum("version")
-        )
-        return _digest(self.tournament.stream.version, matches["count"], matches["versions"])
+        # Each stream's head with its version: versions repeat after a restore from a backup.
+        matches = Stream.objects.filter(match__tournament=self.tournament).order_by("pk")
+        heads = list(matches.values_list("version", "head_hash"))
+        own = self.tournament.stream
+        return _digest(own.version, own.head_hash, heads)
 
 
 class RoundCards(TournamentDocument):

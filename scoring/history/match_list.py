@@ -29,10 +29,11 @@ _COLUMNS = (
     "SELECT ms.match_id, ms.format, ms.status, ms.standing, ms.winner, ms.rating, ms.warnings,"
     " ms.updated_at, ms.version FROM scoring_matchstanding ms"
 )
-# A page's keys: what its rows are and which version of each (games/api/answer_cache.py)
+# A page's keys: what its rows are and which version of each (games/api/answer_cache.py), with
+# the stream's head: a version is reached again by other events after a restore from a backup.
 KEYS = ("match_id", "version", "updated_at")
 _KEYS = (
-    "SELECT ms.match_id, ms.version, ms.updated_at FROM scoring_matchstanding ms"
+    "SELECT ms.match_id, ms.version, ms.updated_at, s.head_hash FROM scoring_matchstanding ms"
     " JOIN games_stream s ON s.id = ms.match_id"
 )
 _BOUNDS = {"updated_at__lt": "<", "updated_at__gt": ">"}
@@ -153,11 +154,12 @@ def rows_of(keys: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
 
 
 def _key(row: tuple[Any, ...]) -> dict[str, Any]:
-    match_id, version, updated_at = row
+    match_id, version, updated_at, head = row
     return {
         "match_id": _uuid(match_id),
         "version": version,
         "updated_at": timeline.aware(updated_at),
+        "head": head,
     }
 
 

@@ -83,7 +83,8 @@ def reader_history(player: Player, query: Query, user: Any) -> dict[str, Any]:
 
 def player_and_fingerprint(pk: int, user: Any) -> tuple[Player, tuple[Any, ...]] | None:
     """The player's id and name, and what ``reader_history`` depends on for ``user``: the count,
-    the newest activity and the versions of the rows he may see, games outside matches then
+    the newest activity, the versions and the streams' heads (``selectors.heads_sum``: versions
+    repeat after a restore) of the rows he may see, games outside matches then
     matches (one row per seat held). Any event on one of them, and any change of what the reader
     may see, changes it (for the ETag, without building the page). One prepared statement (None:
     no such player): a history request reads nothing else before its kept answer."""
@@ -92,9 +93,19 @@ def player_and_fingerprint(pk: int, user: Any) -> tuple[Player, tuple[Any, ...]]
     rows = prepared_rows(_PLAYER_FINGERPRINT.format(visible=visible), params)
     if not rows:
         return None
-    pid, name, games_count, games_last, games_versions, count, last, versions = rows[0]
+    pid, name, *games, count, last, versions, heads = rows[0]
+    games_count, games_last, games_versions, games_heads = games
     player = Player.from_db(connection.alias, ["id", "name"], (pid, name))
-    return player, (games_count, str(games_last), games_versions, count, str(last), versions)
+    return player, (
+        games_count,
+        str(games_last),
+        games_versions,
+        str(games_heads),
+        count,
+        str(last),
+        versions,
+        str(heads),
+    )
 
 
 @dataclass(frozen=True)
@@ -137,15 +148,17 @@ _MATCHES_PAGE = _Part(
 # The player's row, then the fingerprint's two aggregates over his seats (%s: the player and the
 # visibility's parameters for the games, the same for the matches, then the player's row). Two
 # derived tables, not LATERAL, which SQLite does not read.
-_PLAYER_FINGERPRINT = """SELECT p.id, p.name, games.*, matches.* FROM games_player p,
-    (SELECT COUNT(*), MAX(x.updated_at), SUM(x.version) FROM scoring_gamesummary x
+_PLAYER_FINGERPRINT = f"""SELECT p.id, p.name, games.*, matches.* FROM games_player p,
+    (SELECT COUNT(*), MAX(x.updated_at), SUM(x.version), {selectors.heads_sum("st.head_hash")}
+        FROM scoring_gamesummary x
         JOIN games_gameseat seat ON seat.game_id = x.game_id AND seat.player_id = %s
         JOIN games_stream st ON st.id = x.game_id
-        WHERE x.match_id IS NULL AND {visible}) AS games,
-    (SELECT COUNT(*), MAX(x.updated_at), SUM(x.version) FROM scoring_matchstanding x
+        WHERE x.match_id IS NULL AND {{visible}}) AS games,
+    (SELECT COUNT(*), MAX(x.updated_at), SUM(x.version), {selectors.heads_sum("st.head_hash")}
+        FROM scoring_matchstanding x
         JOIN games_matchseat seat ON seat.match_id = x.match_id AND seat.player_id = %s
         JOIN games_stream st ON st.id = x.match_id
-        WHERE {visible}) AS matches
+        WHERE {{visible}}) AS matches
     WHERE p.id = %s"""
 
 

@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.db import connection
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, F, Max, Sum
 from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
@@ -217,13 +217,26 @@ def test_a_player_holding_two_seats_is_named_in_both() -> None:
 def fingerprint(player: Player, games: Any, matches: Any) -> tuple[Any, ...]:
     """The ETag's facts as querysets: one row per seat held, as the history's statement has."""
     facts: list[Any] = []
-    for rows in (
-        GameSummary.objects.filter(games, game__seats__player=player, match__isnull=True),
-        MatchStanding.objects.filter(matches, match__seats__player=player),
+    for rows, stream in (
+        (
+            GameSummary.objects.filter(games, game__seats__player=player, match__isnull=True),
+            "game__stream__head_hash",
+        ),
+        (
+            MatchStanding.objects.filter(matches, match__seats__player=player),
+            "match__stream__head_hash",
+        ),
     ):
         found = rows.aggregate(count=Count("pk"), last=Max("updated_at"), versions=Sum("version"))
-        facts += [found["count"], str(found["last"]), found["versions"]]
+        heads = sum(signed_64(head) for head in rows.values_list(stream, flat=True))
+        facts += [found["count"], str(found["last"]), found["versions"], str(heads)]
     return tuple(facts)
+
+
+def signed_64(head: str) -> int:
+    """A head's first 16 hex digits as PostgreSQL casts them to a bigint."""
+    value = int(head[:16] or "0", 16)
+    return value - 2**64 if value >= 2**63 else value
 
 
 def test_json_text_is_written_in_as_the_renderer_writes_the_values() -> None:
@@ -341,7 +354,10 @@ def test_the_filtered_match_list_statement_agrees_with_the_filterset_page_by_pag
                 keys = paginator.paginate_queryset(mine, request)
                 rows = filtered(MatchFilter, request, selectors.match_rows(reader))
                 expected = expected_paginator.paginate_queryset(
-                    rows.values(*match_list.KEYS), request
+                    rows.annotate(head=F("match__stream__head_hash")).values(
+                        *match_list.KEYS, "head"
+                    ),
+                    request,
                 )
                 assert keys == expected, (name, params)
                 listed += len(keys)

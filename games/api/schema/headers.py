@@ -9,7 +9,8 @@ Called once by the schema hook (games/api/schema/openapi.py ``add_error_response
 - Conditional GET (games/api/http/conditional.py): the reads of :data:`CONDITIONAL` answer 200
   with an ``ETag`` and ``Cache-Control: private, no-cache``, take ``If-None-Match``, and answer
   304 with no body (and the same two headers) while the client's tag holds.
-- Over the rate (games/api/http/throttling.py): 429 with ``Retry-After``, whole seconds. A
+- Over the rate (games/api/http/throttling.py): 429 with ``Retry-After``, whole seconds; so is
+  a database out of reach (games/api/http/exceptions.py, 503). A
   document being rendered (games/api/reports.py): 202 with ``Retry-After`` and never kept.
 - ``X-Device``: the writes of :data:`READS_X_DEVICE` store it as the event's ``meta.device``
   (games/api/streams.py ``_client_meta``, games/api/tournaments.py ``client_meta``); it is
@@ -132,8 +133,9 @@ def document_headers(result: dict[str, Any]) -> None:
                 _conditional(operation, responses)
             if where in READS_X_DEVICE:
                 _parameter(operation, "X-Device")
-            if "429" in responses:
-                _headers(responses["429"], {"Retry-After": _ref("Retry-After")})
+            for refused in ("429", "503"):
+                if refused in responses:
+                    _headers(responses[refused], {"Retry-After": _ref("Retry-After")})
             if "202" in responses:
                 _headers(
                     responses["202"],

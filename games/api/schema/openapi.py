@@ -167,6 +167,15 @@ URI_TOO_LONG = {
 }
 
 
+# Any request may meet a dropped database connection (games.api.http.exceptions): a read is run
+# once more first. Said once for every operation.
+DATABASE_UNAVAILABLE = {
+    "description": "The database cannot be reached just now (a restart, a restore); "
+    "`Retry-After` gives the seconds to wait: `service.database_unavailable`.",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+}
+
+
 def statuses_of(path: str, method: str, operation: dict[str, Any]) -> list[str]:
     """The 4xx answers an operation can give."""
     found = ["400", "429"]  # every endpoint reads its query; every request is throttled
@@ -205,6 +214,7 @@ def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -
             _one_rendering(path, responses)
             _recorded_examples(f"{method} {path}", operation)
             responses.setdefault("414", URI_TOO_LONG)
+            responses.setdefault("503", copy.deepcopy(DATABASE_UNAVAILABLE))
             if method == "get" and not path.startswith(NEEDS_LOGIN):
                 _readable_without_login(operation)
     _named_lists(result)
