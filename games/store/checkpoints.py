@@ -23,6 +23,7 @@ import json
 import logging
 import os
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from django.db import connection
+from django.db import connection, transaction
 
 from games.store import folding, journal
 from games.store.models import Checkpoint, Event, Stream
@@ -162,8 +163,8 @@ class Made:
     streams: int = 0
 
 
-# Every stream's head as its last event records it, in one statement (so one moment: an append
-# changes the stream row and inserts its event in one transaction).
+# Every stream's head as its last event records it (an append changes the stream row and inserts
+# its event in one transaction).
 _HEADS_SQL = """
     SELECT s.id, s.kind, s.version, e.hash
     FROM games_stream s LEFT JOIN games_event e ON e.stream_id = s.id AND e.version = s.version
@@ -180,8 +181,38 @@ def create() -> Made:
     """
     key = signing_key(create=True)
     assert key is not None
-    base, problems = newest_valid(key.public_key())
-    signed: Heads = dict(base.heads) if base else {}
+    with _one_snapshot():
+        base, problems = newest_valid(key.public_key())
+        heads = _heads(dict(base.heads) if base else {}, base, problems)
+    if base is not None and heads == base.heads:
+        return Made(None, problems, len(heads))
+    checkpoint = sign(heads, key)
+    checkpoint.save()
+    logger.info("%s: %d streams, digest %s", describe(checkpoint), len(heads), checkpoint.digest)
+    return Made(checkpoint, problems, len(heads))
+
+
+@contextmanager
+def _one_snapshot() -> Iterator[None]:
+    """The heads, the events they cover and the checkpoint they extend, read as of one moment.
+
+    Clients append meanwhile: read statement by statement, a stream's events were read after
+    its head, and an event appended in between made its history look longer than its head (a
+    tamper reported that was not there, and the stream's head left unsigned). One REPEATABLE READ
+    snapshot sees each stream exactly at its head; READ ONLY, it takes no xid (it holds back no
+    reader of the feed). Inside a caller's transaction (the tests') the isolation is already set.
+    """
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
+
+
+def _heads(signed: Heads, base: Checkpoint | None, problems: list[str]) -> Heads:
+    """The heads to sign: each stream's current head where its events lead to it from the head
+    ``signed`` holds for it, else that signed head (and a problem naming the stream)."""
     heads: Heads = {}
     with connection.cursor() as cursor:
         cursor.execute(_HEADS_SQL)
@@ -199,12 +230,7 @@ def create() -> Made:
         if stream_id not in current:
             problems.append(f"stream {stream_id}: signed at version {before[0]}, now gone.")
             heads[stream_id] = before
-    if base is not None and heads == base.heads:
-        return Made(None, problems, len(heads))
-    checkpoint = sign(heads, key)
-    checkpoint.save()
-    logger.info("%s: %d streams, digest %s", describe(checkpoint), len(heads), checkpoint.digest)
-    return Made(checkpoint, problems, len(heads))
+    return heads
 
 
 def _extends(
@@ -227,6 +253,8 @@ def _extends(
             return f"{where}: at version {version}, signed at version {signed_version}."
     else:
         signed_version, signed_hash = 0, ""
+    # Read in the same snapshot as the head (_one_snapshot): an event beyond it is no append in
+    # flight but a row that was not written by an append.
     rows = Event.objects.filter(stream_id=stream_id, version__gte=max(signed_version, 1))
     events = iter(rows.order_by("version"))
     if signed_version:

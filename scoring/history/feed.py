@@ -57,7 +57,8 @@ def lines(after: int) -> Iterator[str]:
 def _page(after: int) -> Iterator[list[tuple[Any, ...]]]:
     """One feed query's rows in chunks, read through a server-side cursor (which lives only
     inside a transaction: one short transaction per page, so none stays open for the stream)."""
-    params: dict[str, int | str] = {"txid": journal.txid_of(after), "after": after, "limit": PAGE}
+    txid, mark = journal.feed_start(after)
+    params: dict[str, int | str] = {"txid": txid, "mark": mark, "after": after, "limit": PAGE}
     with transaction.atomic(), connection.chunked_cursor() as cursor:
         cursor.execute(journal.FEED_SQL, params)
         while chunk := cursor.fetchmany(FETCH):

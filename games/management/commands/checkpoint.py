@@ -20,7 +20,13 @@ class Command(BaseCommand):
         made = checkpoints.create()
         for problem in made.problems:
             self.stderr.write(problem)
-        if made.checkpoint is None:
+        if made.checkpoint is None and made.problems:
+            # Not "nothing changed": the streams named may have moved, their new heads unsigned.
+            self.stdout.write(
+                f"No new checkpoint: the streams named kept their signed heads, no other stream "
+                f"moved ({made.streams} streams)."
+            )
+        elif made.checkpoint is None:
             self.stdout.write(
                 f"Nothing changed since the last checkpoint ({made.streams} streams)."
             )

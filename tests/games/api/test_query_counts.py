@@ -195,7 +195,7 @@ def test_match_history(
 
 def caught_up(api: APIClient, count: int) -> None:
     """Wait until the feed shows ``count`` events: it reads below the oldest transaction in
-    flight on the server, which another client's may hold back for a moment."""
+    flight in this database, which another client's may hold back for a moment."""
     deadline = time.monotonic() + 20
     while len(api.get("/api/v1/events/?limit=1000").json()["results"]) < count:
         assert time.monotonic() < deadline, "the feed did not catch up within 20 s"
