@@ -700,8 +700,12 @@ def _meta(user: Any, meta: dict[str, Any] | None) -> dict[str, Any]:
 def _project(stream: Stream, state: ts.TournamentState) -> None:
     """Rewrite the tournament's rows from its state (they are few: entries and tables)."""
     current = state.current
+    # ``published`` is read by every read of the tournament's play (games.play.tables.reading):
+    # rewritten here, in the event's transaction, it takes effect with its commit.
     Tournament.objects.filter(pk=stream.pk).update(
-        status=state.status, current_round=current.number if current else 0
+        status=state.status,
+        current_round=current.number if current else 0,
+        published=state.published,
     )
     names = state.labels()
     for entry in state.entries:
