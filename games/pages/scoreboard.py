@@ -69,7 +69,7 @@ def change_tag(pk: uuid.UUID, user: Any) -> str | None:
 
 def _tag_figures(pk: uuid.UUID) -> tuple[Any, ...] | None:
     """The tag's figures, from the cache while they are younger than TAG_TTL_S."""
-    key = f"board-tag:{pk}"
+    key = _tag_key(pk)
     try:
         cached = cache.get(key)
     except RedisError:
@@ -82,6 +82,18 @@ def _tag_figures(pk: uuid.UUID) -> tuple[Any, ...] | None:
         # An unknown tournament is kept too (as []), so probing ids costs no query either.
         cache.set(key, (time.time(), list(found) if found else []), TAG_KEEP_S)
     return found
+
+
+def _tag_key(pk: Any) -> str:
+    return f"board-tag:{pk}"
+
+
+def forget_tag(tournament_id: Any) -> None:
+    """Drop the kept figures of a tournament published or unpublished (``reactions.PUBLICATION``):
+    its tag holds ``published``, and a board must not be shown for TAG_TTL_S more to a reader
+    who may no longer read it."""
+    with contextlib.suppress(RedisError):
+        cache.delete(_tag_key(tournament_id))
 
 
 def _tag_query(pk: uuid.UUID) -> tuple[Any, ...] | None:

@@ -499,7 +499,14 @@ def correction_record(
             data = _laid_out(folded.state, data)
         if type == ts.ROUND_CLOSED:
             _check_closing(folded.state, data)
-        return _append(stream, type, data, user, folded, event_id=event_id, meta=meta), True
+        after = _append(stream, type, data, user, folded, event_id=event_id, meta=meta)
+        if type in (ts.PUBLISHED, ts.UNPUBLISHED):
+            # What is kept of the tournament's reads beside the database (the room's board
+            # tag) is dropped once the new flag is visible to every reader.
+            transaction.on_commit(
+                lambda: reactions.publish(reactions.PUBLICATION, tournament_id=tournament_id)
+            )
+        return after, True
 
 
 def _check_closing(state: ts.TournamentState, data: dict[str, Any]) -> None:
