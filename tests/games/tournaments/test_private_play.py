@@ -223,7 +223,7 @@ def leaks(client: Client, e: Evening, member: bool) -> list[str]:
         if member and member_known(surface.url, e):
             continue  # the register's name, readable by any member
         shown = [s for s in secrets_of(e) if s in body]
-        if surface.shows in body and surface.shows not in shown:
+        if surface.shows is not None and surface.shows in body and surface.shows not in shown:
             shown.append(surface.shows)
         if status != 200 or shown:
             found.append(f"{surface.url}: {status} {shown}")
