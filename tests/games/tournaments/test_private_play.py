@@ -183,8 +183,10 @@ def surfaces(e: Evening) -> list[Surface]:
         Surface(f"/tournaments/{t}/scoreboard/", YORICK),
         Surface(f"/tournaments/{t}/scoreboard/board/", YORICK),
         Surface(f"/tournaments/{t}/scoreboard/table/1/", YORICK),
+        Surface(f"/tournaments/{t}/scoreboard/table/1/board/", YORICK),
         Surface(f"/matches/{m}/", YORICK),
         Surface(f"/games/{g}/", YORICK),
+        Surface(f"/games/{g}/table/", YORICK),
         Surface(f"/players/{z}/", YORICK),
     ]
 
