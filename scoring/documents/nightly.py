@@ -29,6 +29,18 @@ def day_bounds(day: date) -> tuple[datetime, datetime]:
     return start, start + timedelta(days=1)
 
 
+def days_played(tournament_id: Any) -> set[date]:
+    """The days (in the club's time zone) on which the tournament's matches or games last
+    changed: the reports that may show them."""
+    matches = MatchStanding.objects.filter(match__tournament=tournament_id)
+    games = GameSummary.objects.filter(game__match__tournament=tournament_id)
+    times = [
+        *matches.values_list("updated_at", flat=True),
+        *games.values_list("updated_at", flat=True),
+    ]
+    return {timezone.localdate(at) for at in times}
+
+
 def report(day: date) -> dict[str, Any]:
     start, end = day_bounds(day)
     games = GameSummary.objects.filter(
