@@ -151,9 +151,9 @@ def match_with_games(match_id: Any) -> tuple[Stream, tuple[int, int]] | None:
     rows = journal.prepared_rows(_MATCH_WITH_GAMES, [journal.uuid_param(match_id)])
     if not rows:
         return None
-    *values, count, versions = rows[0]
+    *values, published, count, versions = rows[0]
     stream = Stream.from_db(connection.alias, list(_STREAM_COLUMNS), values)
-    return stream, (int(count), int(versions or 0))
+    return reading.with_tournament(stream, published), (int(count), int(versions or 0))
 
 
 # Every column of the row (the snapshot, under 2 KB for a match, spares a report built anew a
@@ -172,7 +172,10 @@ _STREAM_COLUMNS = (
     "created_by_id",
     "created_at",
 )
-_MATCH_WITH_GAMES = f"""SELECT {", ".join(f"s.{c}" for c in _STREAM_COLUMNS)}, g.count, g.versions
-    FROM games_stream s CROSS JOIN LATERAL (SELECT COUNT(*) AS count, SUM(version) AS versions
+# The match's tournament's ``published`` too (null for a club match): its read rule asks it.
+_MATCH_WITH_GAMES = f"""SELECT {", ".join(f"s.{c}" for c in _STREAM_COLUMNS)}, t.published,
+        g.count, g.versions
+    FROM games_stream s LEFT JOIN games_tournament t ON t.stream_id = s.in_tournament_id
+    CROSS JOIN LATERAL (SELECT COUNT(*) AS count, SUM(version) AS versions
         FROM scoring_gamesummary WHERE match_id = s.id) g
     WHERE s.id = %s AND s.category = 'match'"""

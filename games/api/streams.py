@@ -107,7 +107,9 @@ class StreamView(APIView):
     category = Stream.Category.GAME
 
     def get_stream(self, pk: uuid.UUID) -> Stream:
-        stream = get_object_or_404(Stream, pk=pk, category=self.category)
+        # With its tournament (if any): the read rule asks whether it is published.
+        found = Stream.objects.select_related("in_tournament")
+        stream = get_object_or_404(found, pk=pk, category=self.category)
         self.check_object_permissions(self.request, stream)
         return stream
 

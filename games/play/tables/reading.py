@@ -98,10 +98,24 @@ def _mine_sql(vendor: str) -> tuple[str, tuple[Any, ...]]:
 
 
 def play_hidden(user: Any, stream: Stream) -> bool:
-    """Whether this game's or match's tournament is one ``user`` may not read (no query for a
-    stream of no tournament)."""
+    """Whether this game's or match's tournament is one ``user`` may not read: no query for a
+    stream of no tournament, nor for one read with its tournament (``select_related``, or
+    ``with_tournament``), unless it is unpublished and the reader a member."""
     tournament_id = stream.in_tournament_id
     if tournament_id is None:
         return False
-    rows = Tournament.objects.filter(pk=tournament_id).values_list("published", flat=True)
-    return tournament_hidden(user, tournament_id, bool(rows.first()))
+    if Stream.in_tournament.is_cached(stream):
+        published = stream.in_tournament.published
+    else:
+        rows = Tournament.objects.filter(pk=tournament_id).values_list("published", flat=True)
+        published = bool(rows.first())
+    return tournament_hidden(user, tournament_id, published)
+
+
+def with_tournament(stream: Stream, published: bool | None) -> Stream:
+    """``stream`` holding its tournament's ``published`` flag, read with it by hand (a statement
+    joining ``games_tournament``), so ``play_hidden`` asks nothing more."""
+    if stream.in_tournament_id is not None and published is not None:
+        tournament = Tournament(stream_id=stream.in_tournament_id, published=published)
+        Stream.in_tournament.field.set_cached_value(stream, tournament)
+    return stream

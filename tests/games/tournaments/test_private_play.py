@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.play import services
@@ -53,6 +55,7 @@ class Evening:
     yorick: int
     director: Any
     capture: Any  # runs what a commit runs (the reactions to a publication)
+    public: str  # the club match elsewhere
 
 
 @pytest.fixture(autouse=True)
@@ -95,7 +98,14 @@ def evening(django_capture_on_commit_callbacks: Any) -> Evening:
     Player.objects.filter(name=OSCAR).update(user=users.create_user("oscar", password="pw"))
     Player.objects.filter(pk=zelda).update(user=users.create_user("zelda", password="pw"))
     return Evening(
-        made["id"], match, games[0], zelda, yorick, api, django_capture_on_commit_callbacks
+        made["id"],
+        match,
+        games[0],
+        zelda,
+        yorick,
+        api,
+        django_capture_on_commit_callbacks,
+        public.json()["id"],
     )
 
 
@@ -321,6 +331,22 @@ def test_an_answer_tagged_while_published_is_not_confirmed_once_unpublished(
         assert not any(s in body for s in secrets_of(evening)), key
     assert 304 not in answered.values(), answered
     assert 200 in answered.values()  # the member's history: answered anew, without the match
+
+
+def test_the_rule_costs_a_tournaments_match_no_query_more_than_a_club_match(
+    evening: Evening,
+) -> None:
+    publish(evening)
+    counts = []
+    for match in (evening.public, evening.match):
+        for url in (f"/api/v1/matches/{match}/history/", f"/api/v1/matches/{match}/"):
+            client = visitor()
+            assert client.get(url).status_code == 200  # the history's answer is kept
+            with CaptureQueriesContext(connection) as kept:
+                assert client.get(url).status_code == 200
+            counts.append(len(kept.captured_queries))
+    assert counts[:2] == counts[2:]
+    assert counts[0] == 1  # the match's row with its games' fingerprint: one statement
 
 
 def test_the_rating_counts_private_play_but_shows_no_point_of_it(evening: Evening) -> None:
