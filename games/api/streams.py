@@ -117,7 +117,9 @@ class StreamView(APIView):
         self, request: Request, message: Any = None, code: Any = None
     ) -> NoReturn:
         if not request.successful_authenticator and not request.user.is_authenticated:
-            raise NotAuthenticated("Log in or send a token to see a game still in progress.")
+            raise NotAuthenticated(
+                "Log in or send a token to see a game or match in progress or private."
+            )
         super().permission_denied(request, message, code)
 
 
