@@ -15,6 +15,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -439,3 +440,39 @@ def test_a_member_who_is_not_a_director_gets_no_switch(evening: Evening) -> None
     )
     assert answer.status_code == 302 and "/admin/login/" in answer["Location"]
     assert not Tournament.objects.get(pk=evening.tournament).published
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_links_the_play_of_tournaments_made_before_it() -> None:
+    # given a tournament's match and a game of it, and a club match, as rows made before the link
+    director, api = client_for("director", staff=True)
+    made = create(api, format="high-low-scarney", system="swiss", rounds=1, entry="live")
+    enter(api, made["id"], [ZELDA, YORICK])
+    match = pair(api, made["id"])["tables"][0]["match"]
+    game = services.game_start(
+        kind="high-low-scarney", seats=None, match_id=uuid.UUID(match), user=director
+    )
+    club = api.post(
+        "/api/v1/matches/",
+        {
+            "format": "high-low-scarney",
+            "entry": "sheet",
+            "players": [{"name": OSCAR}, {"name": WALT}],
+        },
+        format="json",
+    ).json()["id"]
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes("games")
+    executor.migrate([("games", "0010_club_names")])
+    try:
+        # when the migration adds the link
+        MigrationExecutor(connection).migrate(latest)
+    finally:
+        MigrationExecutor(connection).migrate(
+            MigrationExecutor(connection).loader.graph.leaf_nodes()
+        )
+    # then the tournament's match and its game point at it, the club match at nothing
+    linked = dict(Stream.objects.values_list("pk", "in_tournament_id"))
+    assert str(linked[uuid.UUID(match)]) == made["id"]
+    assert str(linked[game.pk]) == made["id"]
+    assert linked[uuid.UUID(club)] is None
