@@ -111,7 +111,7 @@ def evening(django_capture_on_commit_callbacks: Any) -> Evening:
 
 
 def play_out(api: Any, director: Any, match: str, capture: Any) -> list[str]:
-    """The match's games, each ended by one move, until the match is over (its close, the
+    """The match's games, each ended in four moves, until the match is over (its close, the
     settlement and the tournament's result, run on commit)."""
     games = []
     for _ in range(12):
