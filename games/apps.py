@@ -13,6 +13,7 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from games.api import answer_cache
+        from games.pages import scoreboard
         from games.play import tournament_services
         from games.store import reactions
 
@@ -24,3 +25,5 @@ class GamesConfig(AppConfig):
         reactions.answer(reactions.DUPLICATE_LAYOUT, tournament_services.duplicate_layout)
         # Rebuilt read models keep their versions: the answers a process kept are dropped.
         reactions.subscribe(reactions.REBUILT, answer_cache.forget_all)
+        # A tournament published or unpublished: its room's board tag, kept in the cache, goes.
+        reactions.subscribe(reactions.PUBLICATION, scoreboard.forget_tag)

@@ -98,6 +98,19 @@ def keep(key: str, value: Any, seconds: float) -> None:
         _answered()
 
 
+def forget(key: str) -> None:
+    """Drop what ``keep`` kept under ``key``, if the cache can be reached (a process's own
+    fallback keeps nothing to drop)."""
+    if not _may_ask():
+        return
+    try:
+        cache.delete(key)
+    except UNREACHABLE as error:
+        _lost(error)
+    else:
+        _answered()
+
+
 def forget_outage() -> None:
     """Ask the cache again at once, and forget every count kept in this process (the tests, after
     they have made the cache unreachable)."""

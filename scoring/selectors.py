@@ -12,52 +12,56 @@ from django.db import connection
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from games.play.permissions import is_director, is_recorder
+from games.play.tables import reading
 from games.store import journal
 from games.store.models import (
     GameSeat,
-    Match,
     MatchSeat,
     Player,
     Stream,
-    Tournament,
-    TournamentEntry,
 )
 from scoring.models import GameSummary, MatchStanding
 
 
 def visible(user: Any, prefix: str) -> Q:
     """What ``user`` may list, ``prefix`` leading to the stream: anyone sees finished public
-    games and matches; a game or match in progress only its recorders and the directors see."""
+    games and matches whose tournament (if any) he may read (``tables.reading``); a game or
+    match in progress only its recorders and the directors see."""
     finished_public = Q(**{f"{prefix}is_public": True}) & ~Q(**{f"{prefix}status": "in_progress"})
+    readable = finished_public & reading.play_readable(user, prefix)
     if user is None or not user.is_authenticated:
-        return finished_public
+        return readable
     if is_director(user):
         return Q()
     kept = Stream.keepers.through.objects.filter(stream_id=OuterRef(f"{prefix}id"), user=user)
-    return finished_public | Q(**{f"{prefix}created_by": user}) | Q(Exists(kept))
+    return readable | Q(**{f"{prefix}created_by": user}) | Q(Exists(kept))
 
 
 def visible_sql(user: Any, stream: str) -> tuple[str, list[Any]]:
     """``visible`` as an SQL condition (and its parameters) on the ``games_stream`` row aliased
     ``stream``, for statements written by hand (the player's history): the same three cases."""
-    finished_public = f"({stream}.is_public AND {stream}.status <> 'in_progress')"
+    play, play_params = reading.play_readable_sql(user, stream)
+    readable = f"({stream}.is_public AND {stream}.status <> 'in_progress' AND {play})"
     if user is None or not user.is_authenticated:
-        return finished_public, []
+        return readable, play_params
     if is_director(user):
         return "1 = 1", []
     kept = (
         f"EXISTS (SELECT 1 FROM games_stream_keepers kept"
         f" WHERE kept.stream_id = {stream}.id AND kept.user_id = %s)"
     )
-    return f"({finished_public} OR {stream}.created_by_id = %s OR {kept})", [user.pk, user.pk]
+    condition = f"({readable} OR {stream}.created_by_id = %s OR {kept})"
+    return condition, [*play_params, user.pk, user.pk]
 
 
 def stream_readable(user: Any, stream: Stream) -> bool:
-    """Whether ``user`` may read this game or match by its id: anyone a finished public one;
-    one in progress (or private) its recorders (``permissions.is_recorder``: its creator, its
-    keepers, for a game of a match the match's), the directors, and the players seated in it
-    whose register record is linked to ``user``. Lists stay narrower (``visible``)."""
-    if stream.is_public and stream.status != Stream.Status.IN_PROGRESS:
+    """Whether ``user`` may read this game or match by its id: anyone a finished public one
+    whose tournament (if any) he may read (``tables.reading.play_hidden``); any other its
+    recorders (``permissions.is_recorder``: its creator, its keepers, for a game of a match the
+    match's), the directors, and the players seated in it whose register record is linked to
+    ``user``. Lists stay narrower (``visible``)."""
+    public = stream.is_public and stream.status != Stream.Status.IN_PROGRESS
+    if public and not reading.play_hidden(user, stream):
         return True
     if user is None or not user.is_authenticated:
         return False
@@ -72,31 +76,14 @@ def _seated(user: Any, stream: Stream) -> bool:
 
 
 def tournament_readable(user: Any) -> Q:
-    """The tournaments ``user`` may read: anyone a published one; an unpublished one its
-    creator, the keepers it assigned to its tables, its entrants linked to ``user`` in the
-    register, and the directors."""
-    published = Q(published=True)
-    if user is None or not user.is_authenticated:
-        return published
-    if is_director(user):
-        return Q()
-    keeps = Match.objects.filter(tournament=OuterRef("pk"), stream__keepers=user)
-    entered = TournamentEntry.objects.filter(
-        Q(player__user=user) | Q(player__merged_into__user=user), tournament=OuterRef("pk")
-    )
-    return published | Q(stream__created_by=user) | Q(Exists(keeps)) | Q(Exists(entered))
+    """The tournaments ``user`` may read (the rule is the tournaments': ``tables.reading``)."""
+    return reading.tournament_readable(user)
 
 
 def tournament_hidden(user: Any, tournament_id: Any, published: bool) -> bool:
     """``tournament_readable`` for one tournament whose ``published`` flag is read already:
-    no query for a published one or a staff reader."""
-    if published:
-        return False
-    if user is None or not user.is_authenticated:
-        return True
-    if is_director(user):
-        return False
-    return not Tournament.objects.filter(tournament_readable(user), pk=tournament_id).exists()
+    no query for a published one or a director."""
+    return reading.tournament_hidden(user, tournament_id, published)
 
 
 def member_number_shown(user: Any, player: Player) -> bool:
@@ -182,9 +169,9 @@ def match_with_games(match_id: Any) -> tuple[Stream, tuple[int, int, str]] | Non
     rows = journal.prepared_rows(_MATCH_WITH_GAMES, [journal.uuid_param(match_id)])
     if not rows:
         return None
-    *values, count, versions, heads = rows[0]
+    *values, published, count, versions, heads = rows[0]
     stream = Stream.from_db(connection.alias, list(_STREAM_COLUMNS), values)
-    return stream, (int(count), int(versions or 0), str(heads))
+    return reading.with_tournament(stream, published), (int(count), int(versions or 0), str(heads))
 
 
 # Every column of the row (the snapshot, under 2 KB for a match, spares a report built anew a
@@ -199,10 +186,13 @@ _STREAM_COLUMNS = (
     "snapshot_version",
     "head_hash",
     "is_public",
+    "in_tournament_id",
     "created_by_id",
     "created_at",
 )
-_MATCH_WITH_GAMES = f"""SELECT {", ".join(f"s.{c}" for c in _STREAM_COLUMNS)}, g.count,
-        g.versions, g.heads
-    FROM games_stream s CROSS JOIN LATERAL ({_GAMES} WHERE x.match_id = s.id) g
+# The match's tournament's ``published`` too (null for a club match): its read rule asks it.
+_MATCH_WITH_GAMES = f"""SELECT {", ".join(f"s.{c}" for c in _STREAM_COLUMNS)}, t.published,
+        g.count, g.versions, g.heads
+    FROM games_stream s LEFT JOIN games_tournament t ON t.stream_id = s.in_tournament_id
+    CROSS JOIN LATERAL ({_GAMES} WHERE x.match_id = s.id) g
     WHERE s.id = %s AND s.category = 'match'"""

@@ -72,6 +72,15 @@ def render_document(spec: str) -> list[str]:
     return printing.render_requested(spec)
 
 
+@shared_task(name="scoring.renew_nightly_reports")
+def renew_nightly_reports(tournament_id: str, key: str) -> list[str]:
+    """The stored nightly reports of the days a tournament published or unpublished played on,
+    rendered again as the public may read them now (the outbox row ``key`` done first)."""
+    from scoring.documents import printing
+
+    return printing.renew_nightly(tournament_id, key)
+
+
 @shared_task(name="scoring.nightly_report")
 def nightly_report(day: str | None = None) -> list[str]:
     """The club's nightly report of ``day`` (ISO date; beat leaves it out: yesterday, since beat

@@ -172,6 +172,34 @@ class PairAnywayForm(forms.Form):
     )
 
 
+class PublicationForm(forms.Form):
+    """The "published" switch: which way it goes (so a form sent twice, or after another
+    director's switch, records nothing the tournament already says), and the reason a
+    tournament is taken from the public."""
+
+    publish = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    reason = forms.CharField(
+        max_length=500,
+        required=False,
+        widget=forms.TextInput(attrs={"size": 40}),
+        help_text="Why it is taken from the public: recorded with the event.",
+    )
+    event_id = forms.UUIDField(widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, publish: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["publish"].initial = publish
+        self.fields["event_id"].initial = uuid.uuid4()
+        if publish:
+            del self.fields["reason"]
+
+    def event(self) -> tuple[str, dict[str, Any]]:
+        """The event ``POST .../events/`` takes for this switch, and its data."""
+        if self.cleaned_data["publish"]:
+            return ts.PUBLISHED, {}
+        return ts.UNPUBLISHED, {"reason": self.cleaned_data.get("reason", "")}
+
+
 class KeeperForm(forms.Form):
     round = forms.IntegerField(min_value=1)
     table = forms.IntegerField(min_value=1)
@@ -313,6 +341,7 @@ class TournamentAdmin(ReadOnlyAdmin):
             ("close-round", self.close_round_view),
             ("keepers", self.keepers_view),
             ("corrections", self.corrections_view),
+            ("publication", self.publication_view),
             ("settle", self.settle_view),
             ("cards", self.cards_view),
             ("standings", self.standings_view),
@@ -566,6 +595,41 @@ class TournamentAdmin(ReadOnlyAdmin):
             **tournament_pages.corrections_summary(state),
         }
         return TemplateResponse(request, "admin/games/tournament/corrections.html", context)
+
+    def publication_view(self, request: HttpRequest, object_id: uuid.UUID) -> HttpResponse:
+        """The "published" switch: ``tournament.published`` or ``tournament.unpublished``
+        (with its reason), recorded by the service as ``POST .../events/`` records it."""
+        tournament = self._tournament(request, object_id)
+        publish = not tournament.published
+        if request.method == "POST":
+            publish = request.POST.get("publish") in ("True", "true", "on", "1")
+        form = PublicationForm(request.POST or None, publish=publish)
+        if request.method == "POST" and form.is_valid():
+            type, data = form.event()
+            with refusals(request, prefix=f"{tournament}: "):
+                tournament_services.correction_record(
+                    tournament_id=tournament.pk,
+                    event_id=form.cleaned_data["event_id"],
+                    type=type,
+                    data=data,
+                    user=request.user,
+                    meta=ADMIN_META,
+                )
+                shown = "public" if publish else "private: its own people read it"
+                messages.success(request, f"{tournament} is {shown}.")
+                return self._back(tournament)
+        if publish:
+            title, submit = f"Publish {tournament}", "Publish"
+            intro = "Anyone will read the tournament and its matches, games and players' play."
+        else:
+            title, submit = f"Take {tournament} from the public", "Unpublish"
+            intro = (
+                "Only its creator, its keepers, its entrants linked to their accounts and the "
+                "directors will read the tournament and the play at its tables."
+            )
+        return form_page(
+            self, request, form, title=title, submit=submit, original=tournament, intro=intro
+        )
 
     def settle_view(self, request: HttpRequest, object_id: uuid.UUID) -> HttpResponse:
         tournament = self._tournament(request, object_id)

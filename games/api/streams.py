@@ -107,7 +107,9 @@ class StreamView(APIView):
     category = Stream.Category.GAME
 
     def get_stream(self, pk: uuid.UUID) -> Stream:
-        stream = get_object_or_404(Stream, pk=pk, category=self.category)
+        # With its tournament (if any): the read rule asks whether it is published.
+        found = Stream.objects.select_related("in_tournament")
+        stream = get_object_or_404(found, pk=pk, category=self.category)
         self.check_object_permissions(self.request, stream)
         return stream
 
@@ -115,7 +117,9 @@ class StreamView(APIView):
         self, request: Request, message: Any = None, code: Any = None
     ) -> NoReturn:
         if not request.successful_authenticator and not request.user.is_authenticated:
-            raise NotAuthenticated("Log in or send a token to see a game still in progress.")
+            raise NotAuthenticated(
+                "Log in or send a token to see a game or match in progress or private."
+            )
         super().permission_denied(request, message, code)
 
 

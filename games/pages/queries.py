@@ -24,9 +24,10 @@ def games_in_progress(user: Any) -> list[dict[str, Any]]:
 
 
 def recent_results() -> list[dict[str, Any]]:
-    """The latest finished public games, for visitors and keepers alike."""
+    """The latest finished public games, for visitors and keepers alike (as a visitor may read
+    them: none of an unpublished tournament)."""
     rows = GameSummary.objects.filter(
-        game__stream__is_public=True, status=Stream.Status.FINISHED
+        selectors.visible(None, "game__stream__"), status=Stream.Status.FINISHED
     ).order_by("-updated_at")
     return _listed(rows)
 

@@ -80,7 +80,7 @@ def change_tag(pk: uuid.UUID, user: Any) -> str | None:
 
 def _tag_figures(pk: uuid.UUID) -> tuple[Any, ...] | None:
     """The tag's figures, from the cache while they are younger than TAG_TTL_S."""
-    key = f"board-tag:{pk}"
+    key = _tag_key(pk)
     cached = shared_cache.kept(key)  # a cache that cannot answer only costs the query
     # Kept with the time they were read: Django's Redis cache expires keys in whole seconds only.
     if cached is not None and time.time() - cached[0] < TAG_TTL_S:
@@ -89,6 +89,17 @@ def _tag_figures(pk: uuid.UUID) -> tuple[Any, ...] | None:
     # An unknown tournament is kept too (as []), so probing ids costs no query either.
     shared_cache.keep(key, (time.time(), list(found) if found else []), TAG_KEEP_S)
     return found
+
+
+def _tag_key(pk: Any) -> str:
+    return f"board-tag:{pk}"
+
+
+def forget_tag(tournament_id: Any) -> None:
+    """Drop the kept figures of a tournament published or unpublished (``reactions.PUBLICATION``):
+    its tag holds ``published``, and a board must not be shown for TAG_TTL_S more to a reader
+    who may no longer read it."""
+    shared_cache.forget(_tag_key(tournament_id))
 
 
 def _tag_query(pk: uuid.UUID) -> tuple[Any, ...] | None:

@@ -157,7 +157,11 @@ def game_start(
     rules.initial_state(setup, effective, len(players))  # refuses a bad setup early
     layout = _duplicate_layout(match, number)  # refuses a duplicate round not laid out yet
     stream = Stream.objects.create(
-        category=Stream.Category.GAME, kind=kind, created_by=appending.user_or_none(user)
+        category=Stream.Category.GAME,
+        kind=kind,
+        created_by=appending.user_or_none(user),
+        # A tournament's game is read as its tournament is (games.play.tables.reading).
+        in_tournament_id=match.tournament_id if match is not None else None,
     )
     game = Game.objects.create(stream=stream, kind=kind, match=match, number=number)
     GameSeat.objects.bulk_create(
@@ -289,7 +293,10 @@ def match_start(
         header["tournament"] = tournament
     engine.start(header)  # refuses a bad player count early
     stream = Stream.objects.create(
-        category=Stream.Category.MATCH, kind=format, created_by=appending.user_or_none(user)
+        category=Stream.Category.MATCH,
+        kind=format,
+        created_by=appending.user_or_none(user),
+        in_tournament_id=tournament["id"] if tournament else None,
     )
     match = Match.objects.create(
         stream=stream,

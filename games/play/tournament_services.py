@@ -24,7 +24,7 @@ from games.rules import registry
 from games.rules.base import make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent, StateConflict
 from games.rules.events import RESULT_CONFIRMED
-from games.store import event_types, folding, journal, reactions
+from games.store import event_types, folding, journal, outbox, reactions
 from games.store.canonical import canonical
 from games.store.models import (
     Event,
@@ -500,7 +500,25 @@ def correction_record(
             data = _laid_out(folded.state, data)
         if type == ts.ROUND_CLOSED:
             _check_closing(folded.state, data)
-        return _append(stream, type, data, user, folded, event_id=event_id, meta=meta), True
+        after = _append(stream, type, data, user, folded, event_id=event_id, meta=meta)
+        if type in (ts.PUBLISHED, ts.UNPUBLISHED):
+            _published_anew(tournament_id, after.version)
+        return after, True
+
+
+# The Celery task that renders again the stored nightly reports showing a tournament's play.
+NIGHTLY_TASK = "scoring.renew_nightly_reports"
+
+
+def _published_anew(tournament_id: uuid.UUID, version: int) -> None:
+    """What is kept of the tournament's reads beside the database follows its new flag once it
+    commits: the room's board tag is dropped, and the club's stored nightly reports of the days
+    its play ended are rendered again (an outbox row: done by the task)."""
+    transaction.on_commit(
+        lambda: reactions.publish(reactions.PUBLICATION, tournament_id=tournament_id)
+    )
+    key = f"nightly:{tournament_id}:{version}"
+    outbox.register(NIGHTLY_TASK, [str(tournament_id), key], key=key)
 
 
 def _check_closing(state: ts.TournamentState, data: dict[str, Any]) -> None:
@@ -701,8 +719,12 @@ def _meta(user: Any, meta: dict[str, Any] | None) -> dict[str, Any]:
 def _project(stream: Stream, state: ts.TournamentState) -> None:
     """Rewrite the tournament's rows from its state (they are few: entries and tables)."""
     current = state.current
+    # ``published`` is read by every read of the tournament's play (games.play.tables.reading):
+    # rewritten here, in the event's transaction, it takes effect with its commit.
     Tournament.objects.filter(pk=stream.pk).update(
-        status=state.status, current_round=current.number if current else 0
+        status=state.status,
+        current_round=current.number if current else 0,
+        published=state.published,
     )
     names = state.labels()
     for entry in state.entries:

@@ -47,6 +47,7 @@ def tournament_json(folded: folding.Folded, pk: uuid.UUID) -> dict[str, Any]:
         "entry": settings.entry,
         "tiebreaks": list(settings.tiebreaks),
         "double": settings.double,
+        "published": state.published,
         "entries": [
             {
                 "player": e.player,

@@ -53,8 +53,9 @@ from games.tournaments import state as tournament_state
 # 5: Scarney 3000 keeps its turns packed and only the last turn's throws; 6: the Scarney dice
 # games' rulesets moved from their family's ``scoring`` module to ``throws``; 7: a finished
 # Truffle hand keeps Dealer's discards in Opposite's pile when Dealer won no trick (21.2); 8: a
-# tournament's entries, results and tables hold labels and confirmations.
-SNAPSHOT_FORMAT = 8
+# tournament's entries, results and tables hold labels and confirmations; 9: a tournament holds
+# whether it is published.
+SNAPSHOT_FORMAT = 9
 # The first event of a stream of each category.
 START_EVENTS = (GAME_STARTED, MATCH_STARTED, TOURNAMENT_CREATED, REGISTER_OPENED)
 

@@ -75,6 +75,18 @@ class Stream(models.Model):
         max_length=64, default="", editable=False, verbose_name="last event's hash"
     )
     is_public = models.BooleanField(default=True, verbose_name="public")
+    # A tournament's match, or a game of one: its play is read as the tournament is
+    # (games.play.tables.reading), following its ``published`` at once. Set when the stream is
+    # made, never changed.
+    in_tournament = models.ForeignKey(
+        "Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        editable=False,
+        verbose_name="played in tournament",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

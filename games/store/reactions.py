@@ -37,6 +37,7 @@ DUPLICATE_LAYOUT = "match.duplicate_layout"
 RATINGS = "players.ratings"
 RESULT_CONFIRMED = "result.confirmed"
 REBUILT = "read_models.rebuilt"
+PUBLICATION = "tournament.publication"
 
 _subscribers: dict[str, list[Callable[..., None]]] = {}
 _answers: dict[str, list[Callable[..., Any]]] = {}

@@ -49,6 +49,8 @@ VOIDED = "game.voided"
 ROUND_CLOSED = "round.closed"
 LABELLED = "player.labelled"
 CONFIRMED = "table.confirmed"  # the tournament's copy of a match's result.confirmed
+PUBLISHED = "tournament.published"
+UNPUBLISHED = "tournament.unpublished"
 
 SYSTEMS = ("swiss", "round_robin", "tables")
 # Written by the service from its own computation or from a match's settlement.
@@ -57,7 +59,17 @@ SERVICE_ONLY = frozenset(
 )
 # A director's corrections, each with a reason (POST /tournaments/{id}/events/).
 CORRECTIONS = frozenset(
-    {WITHDREW, BYE_REQUESTED, RESULT_ADJUSTED, FORFEIT, VOIDED, ROUND_CLOSED, LABELLED}
+    {
+        WITHDREW,
+        BYE_REQUESTED,
+        RESULT_ADJUSTED,
+        FORFEIT,
+        VOIDED,
+        ROUND_CLOSED,
+        LABELLED,
+        PUBLISHED,
+        UNPUBLISHED,
+    }
 )
 EVENT_TYPES = SERVICE_ONLY | CORRECTIONS | {LAID_OUT}
 
@@ -201,6 +213,14 @@ EVENT_SHAPES: Mapping[str, Record] = {
         round=_ROUND,
         reason=REASON,
     ),
+    PUBLISHED: record(
+        "A director makes the tournament public: anyone reads it and its play from now on."
+    ),
+    UNPUBLISHED: record(
+        "A director takes the tournament from the public: from now on only its creator, "
+        "keepers, linked entrants and the directors read it and its play.",
+        reason=REASON,
+    ),
     LAID_OUT: record(
         "A duplicate round's layouts: one position per game of the round's matches; a director "
         "who gives none has them dealt by the service, which records its seed.",
@@ -329,6 +349,8 @@ class TournamentState:
     entries: tuple[Entry, ...] = ()
     rounds: tuple[Round, ...] = ()
     requested_byes: tuple[tuple[int, int, float], ...] = ()  # (round, player, points)
+    # Who reads it and its play (games.play.tables.reading): anyone, or its own people only.
+    published: bool = True
 
     def entry(self, player: Any) -> Entry:
         for entry in self.entries:
@@ -415,7 +437,9 @@ class TournamentState:
 
 def start(header: Mapping[str, Any]) -> TournamentState:
     """The tournament before its first entry, from ``tournament.created`` (checked already)."""
-    return TournamentState(settings=settings_from(header))
+    return TournamentState(
+        settings=settings_from(header), published=bool(header.get("published", True))
+    )
 
 
 def settings_from(header: Mapping[str, Any]) -> Settings:
@@ -458,8 +482,8 @@ def apply(state: TournamentState, move: Move) -> TournamentState:
 
 
 # A director's correction says why; closing a round needs no reason (it changes no result).
-# Nor does a label, which only says who is who.
-_NEEDS_REASON = (CORRECTIONS | {REPAIRED}) - {ROUND_CLOSED, LABELLED}
+# Nor does a label, which only says who is who, nor making the tournament public.
+_NEEDS_REASON = (CORRECTIONS | {REPAIRED}) - {ROUND_CLOSED, LABELLED, PUBLISHED}
 
 
 def _check_reason(move: Move) -> None:
@@ -720,6 +744,18 @@ def _round_closed(state: TournamentState, data: Mapping[str, Any]) -> Tournament
     return _replace_round(state, dataclasses.replace(played, closed=True))
 
 
+def _published(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    if state.published:
+        raise IllegalEvent("tournament.already_published", "The tournament is public already.")
+    return dataclasses.replace(state, published=True)
+
+
+def _unpublished(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    if not state.published:
+        raise IllegalEvent("tournament.not_published", "The tournament is not public.")
+    return dataclasses.replace(state, published=False)
+
+
 def _corrected_table(state: TournamentState, data: Mapping[str, Any]) -> tuple[Round, Table]:
     played = state.round(data.get("round"))
     if played.closed:
@@ -796,4 +832,6 @@ _HANDLERS = {
     ROUND_CLOSED: _round_closed,
     LABELLED: _labelled,
     CONFIRMED: _confirmed,
+    PUBLISHED: _published,
+    UNPUBLISHED: _unpublished,
 }

@@ -1,6 +1,7 @@
 """The club's nightly report: the matches that ended that day with their winners, the day's best
 game scores and the bonuses scored, read from the read models only (MatchStanding, GameSummary,
-BonusAward). Public games and matches only: the report is pinned on the club's board.
+BonusAward). What a visitor may read only (``selectors.visible``: finished public games and
+matches, none of an unpublished tournament): the report is pinned on the club's board.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from games.store.models import GameSeat
+from scoring import selectors
 from scoring.documents import labels
 from scoring.models import BonusAward, GameSummary, MatchStanding
 
@@ -27,13 +29,25 @@ def day_bounds(day: date) -> tuple[datetime, datetime]:
     return start, start + timedelta(days=1)
 
 
+def days_played(tournament_id: Any) -> set[date]:
+    """The days (in the club's time zone) on which the tournament's matches or games last
+    changed: the reports that may show them."""
+    matches = MatchStanding.objects.filter(match__tournament=tournament_id)
+    games = GameSummary.objects.filter(game__match__tournament=tournament_id)
+    times = [
+        *matches.values_list("updated_at", flat=True),
+        *games.values_list("updated_at", flat=True),
+    ]
+    return {timezone.localdate(at) for at in times}
+
+
 def report(day: date) -> dict[str, Any]:
     start, end = day_bounds(day)
     games = GameSummary.objects.filter(
+        selectors.visible(None, "game__stream__"),
         updated_at__gte=start,
         updated_at__lt=end,
         status="finished",
-        game__stream__is_public=True,
     )
     names = _seat_names(games)
     matches = list(_ended_matches(start, end))
@@ -52,10 +66,10 @@ def report(day: date) -> dict[str, Any]:
 def _ended_matches(start: datetime, end: datetime) -> QuerySet[MatchStanding]:
     return (
         MatchStanding.objects.filter(
+            selectors.visible(None, "match__stream__"),
             updated_at__gte=start,
             updated_at__lt=end,
             status__in=("finished", "settled"),
-            match__stream__is_public=True,
         )
         .select_related("match__tournament")
         .order_by("updated_at")

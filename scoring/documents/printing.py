@@ -285,6 +285,15 @@ def store_nightly(day: date) -> list[str]:
     return names
 
 
+def renew_nightly(tournament_id: str, key: str) -> list[str]:
+    """The stored nightly reports of the days the tournament's play ended on, rendered again:
+    published or unpublished, its matches are in them or out of them as the public may read
+    them now. Done first (a later switch arms its own row), then rendered."""
+    outbox.mark_done(key)
+    days = nightly.days_played(tournament_id) & set(nightly_days())
+    return [name for day in sorted(days) for name in store_nightly(day)]
+
+
 def nightly_days() -> list[date]:
     """The days with a stored nightly report, latest first."""
     try:

@@ -76,12 +76,15 @@ def _aware(at: Any) -> datetime:
     return when if timezone.is_aware(when) else timezone.make_aware(when, UTC)
 
 
-_BOARD_SQL = """SELECT r.player_id, p.name, r.rating, r.deviation, r.games, r.board
+# A player is listed for play anyone may read (``selectors.visible_sql`` for a visitor: finished,
+# public, of no tournament or a published one): his rating counts his private play too, but a
+# board listing him for it alone would tell that he played.
+_BOARD_SQL = f"""SELECT r.player_id, p.name, r.rating, r.deviation, r.games, r.board
     FROM scoring_rating r JOIN games_player p ON p.id = r.player_id
     WHERE r.kind = %s AND NOT r.provisional AND r.board < %s AND p.merged_into_id IS NULL
       AND EXISTS (SELECT 1 FROM scoring_ratingpoint pt JOIN games_stream s ON s.id = pt.result_id
                   WHERE pt.player_id = r.player_id AND pt.kind = r.kind
-                    AND s.is_public AND s.status <> 'in_progress')
+                    AND {selectors.visible_sql(None, "s")[0]})
     ORDER BY r.board DESC
     LIMIT %s"""
 

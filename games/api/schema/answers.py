@@ -330,6 +330,9 @@ class TournamentAnswer(serializers.Serializer[Any]):
     entry = serializers.ChoiceField(choices=["live", "sheet"])
     tiebreaks = serializers.ListField(child=serializers.CharField())
     double = serializers.BooleanField()
+    published = serializers.BooleanField(
+        help_text="Read by anyone; false: by its creator, keepers, linked entrants and directors."
+    )
     entries = EntryAnswer(many=True)
 
 

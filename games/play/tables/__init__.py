@@ -1,1 +1,2 @@
-"""A tournament table's keepers and its result's confirmation: table codes, result.confirmed."""
+"""A tournament's tables: their keepers and their result's confirmation (table codes,
+result.confirmed), and who may read the play at them (``reading``)."""

@@ -395,6 +395,27 @@ def tournament(found: Recorder, capture: Any) -> APIClient:
         api.get(f"{url}settlement/"),
         200,
     )
+    hide = {
+        "id": str(uuid.uuid4()),
+        "type": "tournament.unpublished",
+        "data": {"reason": "A members' evening: not for the club's website"},
+    }
+    hidden = api.post(f"{url}events/", hide, format="json")
+    found.request(
+        "unpublish_tournament",
+        "Take the tournament from the public",
+        "EventCreateRequest",
+        hide,
+        hidden,
+    )
+    show = {"id": str(uuid.uuid4()), "type": "tournament.published", "data": {}}
+    shown = api.post(f"{url}events/", show, format="json")
+    found.request(
+        "publish_tournament", "Make the tournament public again", "EventCreateRequest", show, shown
+    )
+    found.answer(
+        "tournament_published", "The tournament, public again", "TournamentAnswer", shown, 201
+    )
     found.answer(
         "tournament_events",
         "The tournament's stream",
