@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "axes",
+    "csp",
     "games.apps.GamesConfig",
     "scoring.apps.ScoringConfig",
     "games.webhooks.apps.WebhooksConfig",
@@ -108,6 +109,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Last: it answers a login that a lock refused (scarney_site/access/logins.py).
     "axes.middleware.AxesMiddleware",
 ]
@@ -144,6 +146,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Content-Security-Policy (django-csp) on every answer: no inline script, no style attribute or
+# block, nothing from another host, no framing. A view that cannot do without (ReDoc's styles,
+# a printed document's own) says what it adds beside it.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
+}
 
 # Checked wherever a password is chosen: the admin's user forms, changepassword, createsuperuser.
 AUTH_PASSWORD_VALIDATORS = [

@@ -1,9 +1,9 @@
 from django.contrib import admin
 from django.http import HttpRequest, JsonResponse
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
-from games.api.root import ApiRoot, OfflineRedoc
+from games.api.root import ApiRoot, OfflineRedoc, OfflineSwagger
 
 
 def health(request: HttpRequest) -> JsonResponse:
@@ -18,7 +18,7 @@ urlpatterns = [
     path("", include("games.pages.sheet_urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/docs/", OfflineSwagger.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", OfflineRedoc.as_view(url_name="schema"), name="api-redoc"),
     path("api-auth/", include("rest_framework.urls")),
     path("healthz", health),
