@@ -240,7 +240,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["games.api.http.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": [
         "games.api.http.renderers.JSONRenderer",
-        "rest_framework.renderers.BrowsableAPIRenderer",
+        "games.api.http.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_PAGINATION_CLASS": "games.api.http.pagination.CursorPagination",
     "PAGE_SIZE": 100,

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, JsonResponse
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
@@ -20,6 +21,12 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", OfflineSwagger.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", OfflineRedoc.as_view(url_name="schema"), name="api-redoc"),
+    # DRF's login form, drawn without style attributes (the Content-Security-Policy refuses them).
+    path(
+        "api-auth/login/",
+        LoginView.as_view(template_name="api_browser/login.html"),
+        name="api-auth-login",
+    ),
     path("api-auth/", include("rest_framework.urls")),
     path("healthz", health),
 ]

@@ -70,6 +70,7 @@ def test_a_printed_document_keeps_its_own_styles_and_no_other(page: Any, directo
     api = APIClient()
     api.force_authenticate(director)
     match = sheet_match(api, [116, 45], sheet_entry_validation="lenient")
+    log_in(page, "/accounts/login/", "director", PASSWORD)
     answer = page.goto(f"/api/v1/matches/{match}/score-sheet.html")
     assert answer.status == 200
     policy = answer.headers["content-security-policy"]
