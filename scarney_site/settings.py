@@ -109,7 +109,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "scarney_site.policy.ContentSecurityPolicy",
     # Last: it answers a login that a lock refused (scarney_site/access/logins.py).
     "axes.middleware.AxesMiddleware",
 ]
