@@ -10,6 +10,7 @@ DEBUG, ALLOWED_HOSTS, the HTTPS settings (SECURE_*, *_COOKIE_SECURE), the THROTT
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -89,6 +90,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "axes",
+    "csp",
     "games.apps.GamesConfig",
     "scoring.apps.ScoringConfig",
     "games.webhooks.apps.WebhooksConfig",
@@ -108,6 +111,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "scarney_site.policy.ContentSecurityPolicy",
+    # Last: it answers a login that a lock refused (scarney_site/access/logins.py).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "scarney_site.urls"
@@ -143,9 +149,59 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Content-Security-Policy (django-csp) on every answer: no inline script, no style attribute or
+# block, nothing from another host, no framing. A view that cannot do without (ReDoc's styles,
+# a printed document's own) says what it adds beside it.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
+}
+
+# Checked wherever a password is chosen: the admin's user forms, changepassword, createsuperuser.
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": f"django.contrib.auth.password_validation.{name}"}
+    for name in (
+        "UserAttributeSimilarityValidator",
+        "MinimumLengthValidator",
+        "CommonPasswordValidator",
+        "NumericPasswordValidator",
+    )
 ]
+
+# Failed logins (scarney_site/access/logins.py, django-axes): an account's guessing is locked after
+# LOGIN_FAILURES_PER_ACCOUNT wrong passwords, whatever the address; an address's after
+# LOGIN_FAILURES_PER_ADDRESS over all its accounts (a club's phones share one address, so it is
+# high). A lock lapses LOGIN_LOCK_MINUTES after the failure that set it; the failures counted are
+# those of that span.
+LOGIN_FAILURES_PER_ACCOUNT = int(os.environ.get("LOGIN_FAILURES_PER_ACCOUNT", "5"))
+LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("LOGIN_FAILURES_PER_ADDRESS", "50"))
+LOGIN_LOCK_MINUTES = float(os.environ.get("LOGIN_LOCK_MINUTES", "15"))
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked login before any password
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "scarney_site.access.logins.AccountAndAddress"
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # the handler reads them in this order
+AXES_FAILURE_LIMIT = LOGIN_FAILURES_PER_ACCOUNT
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCK_MINUTES)
+# A refused attempt does not push the lock further: it lapses when it said it would (Retry-After).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# A success does not wipe the failures: it would wipe its address's too, guesses at others.
+AXES_RESET_ON_SUCCESS = False
+AXES_CLIENT_IP_CALLABLE = "scarney_site.access.logins.client_address"
+AXES_LOCKOUT_CALLABLE = "scarney_site.access.logins.locked_out"
+# Successful logins are not written to the database (a table code's device logs in on every link);
+# failures are, and every failure and lock is logged, naming the account and the address.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_SENSITIVE_PARAMETERS: list[str] = []
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
@@ -186,7 +242,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["games.api.http.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": [
         "games.api.http.renderers.JSONRenderer",
-        "rest_framework.renderers.BrowsableAPIRenderer",
+        "games.api.http.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_PAGINATION_CLASS": "games.api.http.pagination.CursorPagination",
     "PAGE_SIZE": 100,

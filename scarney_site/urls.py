@@ -1,9 +1,10 @@
 from django.contrib import admin
+from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, JsonResponse
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
-from games.api.root import ApiRoot, OfflineRedoc
+from games.api.root import ApiRoot, OfflineRedoc, OfflineSwagger
 
 
 def health(request: HttpRequest) -> JsonResponse:
@@ -18,8 +19,14 @@ urlpatterns = [
     path("", include("games.pages.sheet_urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/docs/", OfflineSwagger.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", OfflineRedoc.as_view(url_name="schema"), name="api-redoc"),
+    # DRF's login form, drawn without style attributes (the Content-Security-Policy refuses them).
+    path(
+        "api-auth/login/",
+        LoginView.as_view(template_name="api_browser/login.html"),
+        name="api-auth-login",
+    ),
     path("api-auth/", include("rest_framework.urls")),
     path("healthz", health),
 ]

@@ -93,6 +93,10 @@ class ReadOnlyInline(DirectorViewMixin, admin.TabularInline):
     # above every line, next to the columns that already say it.
     template = "admin/games/readonly_tabular.html"
     extra = 0
+
+    class Media:
+        css = {"all": ["games/admin_inlines.css"]}  # a file: the page's policy refuses style="..."
+
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:

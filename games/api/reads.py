@@ -12,7 +12,6 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
-from rest_framework.renderers import BrowsableAPIRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -28,7 +27,13 @@ from games.api.http.query import (
     filtered,
     read_time,
 )
-from games.api.http.renderers import CsvRenderer, JSONRenderer, JsonTextRenderer, NdjsonRenderer
+from games.api.http.renderers import (
+    BrowsableAPIRenderer,
+    CsvRenderer,
+    JSONRenderer,
+    JsonTextRenderer,
+    NdjsonRenderer,
+)
 from games.api.schema import read_answers
 from games.api.schema.openapi import filter_parameters
 from games.api.streams import StreamView

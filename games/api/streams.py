@@ -10,7 +10,6 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import NotAuthenticated
-from rest_framework.renderers import BrowsableAPIRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -20,7 +19,7 @@ from games.api.answer_cache import cached
 from games.api.http.conditional import conditional, etag_of
 from games.api.http.pagination import CheckedCursorPagination
 from games.api.http.query import QueryChecked, bad_value, filter_values, filtered
-from games.api.http.renderers import JsonTextRenderer
+from games.api.http.renderers import BrowsableAPIRenderer, JsonTextRenderer
 from games.api.schema import answers
 from games.api.schema.openapi import filter_parameters
 from games.play import analysis, appending, pot, services

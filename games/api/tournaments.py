@@ -19,7 +19,6 @@ from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions as drf_permissions
 from rest_framework import serializers, status
-from rest_framework.renderers import BrowsableAPIRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -29,7 +28,7 @@ from games.api.answer_cache import cached
 from games.api.http.conditional import conditional, etag_of
 from games.api.http.pagination import CheckedCursorPagination
 from games.api.http.query import QueryChecked
-from games.api.http.renderers import JsonTextRenderer
+from games.api.http.renderers import BrowsableAPIRenderer, JsonTextRenderer
 from games.api.schema import answers
 from games.api.streams import CURSOR, PAGE_PARAMS
 from games.play import permissions, register, tournament_services, tournament_shapes

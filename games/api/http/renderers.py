@@ -108,3 +108,10 @@ class JsonTextRenderer(JSONRenderer):
         if isinstance(value, list):
             return [self._marked(item, texts) for item in value]
         return value
+
+
+class BrowsableAPIRenderer(renderers.BrowsableAPIRenderer):
+    """DRF's browsable API, drawn under the site's Content-Security-Policy (no inline style block,
+    no inline handler: ``api_browser/api.html``)."""
+
+    template = "api_browser/api.html"

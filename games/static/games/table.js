@@ -966,6 +966,12 @@
     return !typing && !entering && !loadQueue().length && document.visibilityState === "visible";
   };
 
+  // The table's poll (hx-trigger "every 5s") asks only while idle. Checked here, not by a filter
+  // in the attribute: htmx evaluates those as strings, which the page's policy refuses.
+  document.addEventListener("htmx:confirm", (event) => {
+    if (event.detail.elt === table() && !window.scarneyIdle()) event.preventDefault();
+  });
+
   document.addEventListener("htmx:afterSwap", () => {
     if (!table()) return;
     drawDiscard();

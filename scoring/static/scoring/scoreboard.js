@@ -16,7 +16,17 @@
   let timer = null;
   let page = 0; // the page shown, from 0
 
+  // The board's columns and rows size its type (pages.css); they come as data, since the page's
+  // Content-Security-Policy refuses style attributes.
+  function size(box) {
+    const board = box.querySelector('[data-role="board"]');
+    if (!board) return;
+    board.style.setProperty("--columns", board.dataset.columns);
+    board.style.setProperty("--rows", board.dataset.rows);
+  }
+
   function showPage(box, wanted) {
+    size(box);
     const pages = box.querySelectorAll('[data-role="board-page"]');
     if (pages.length === 0) return;
     page = ((wanted % pages.length) + pages.length) % pages.length;

@@ -32,6 +32,12 @@ AXE = ROOT / "var" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 SCREENSHOTS = ROOT / "var" / "screenshots"
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 PASSWORD = "secret-pass-1"
+# Every refusal of the page's Content-Security-Policy, reported to the test (an init script and a
+# binding run outside the page's policy): a page, the admin or the API docs that needs an inline
+# script or style, or anything from another host, fails its test.
+WATCH_POLICY = """document.addEventListener("securitypolicyviolation", (e) =>
+  window.reportPolicyViolation(`${e.effectiveDirective} refused ${e.blockedURI || "inline"} `
+                               + `at ${e.sourceFile}:${e.lineNumber} on ${document.URL}`));"""
 
 
 # One browser per module: Playwright's event loop lives as long as it does, and the tests of
@@ -88,16 +94,38 @@ def keeper(transactional_db: Any) -> Any:
 
 
 @pytest.fixture
-def page(browser: Any, live_server: Any) -> Iterator[Any]:
+def policy_refused() -> list[str]:
+    """What the Content-Security-Policy refused in the ``page`` tab (asserted empty after it)."""
+    return []
+
+
+@pytest.fixture
+def page(browser: Any, live_server: Any, policy_refused: list[str]) -> Iterator[Any]:
     """A fresh browser tab (its own cookies and localStorage), not logged in."""
     context = browser.new_context(base_url=live_server.url, viewport=dict_of(SIZES["phone"]))
     context.set_default_timeout(8000)
+    refused = watch_policy(context, policy_refused)
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))
     yield tab
     context.close()
     assert not errors, f"script errors in the page: {errors}"
+    assert not refused, f"the Content-Security-Policy refused: {refused}"
+
+
+def watch_policy(context: Any, refused: list[str] | None = None) -> list[str]:
+    """Collects, for the context's life, what the pages' Content-Security-Policy refused."""
+    refused = [] if refused is None else refused
+    context.expose_function("reportPolicyViolation", lambda text: refused.append(text))
+    context.add_init_script(WATCH_POLICY)
+    context.on(
+        "console",
+        lambda message: (
+            refused.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    return refused
 
 
 @pytest.fixture

@@ -16,10 +16,11 @@ from games.play import tournament_services
 from games.store import folding
 from games.store.models import Stream
 from tests.games.pages.browsing import check_page, on_screen
-from tests.games.pages.conftest import PASSWORD, SIZES, dict_of
+from tests.games.pages.conftest import PASSWORD, SIZES, dict_of, watch_policy
 from tests.games.tournaments.helpers import HL_WIN, client_for, play_sheet
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Pat", "Pat", "Kim"]
+REFUSED: list[list[str]] = []  # what the policy refused, per browser of the evening
 
 
 def logged_in(browser: Any, live_server: Any, user: Any, size: tuple[int, int]) -> Any:
@@ -27,6 +28,7 @@ def logged_in(browser: Any, live_server: Any, user: Any, size: tuple[int, int]) 
     client.force_login(user)
     context = browser.new_context(base_url=live_server.url, viewport=dict_of(size))
     context.set_default_timeout(8000)
+    REFUSED.append(watch_policy(context))
     cookie = client.cookies["sessionid"].value
     context.add_cookies([{"name": "sessionid", "value": cookie, "url": live_server.url}])
     return context.new_page()
@@ -71,7 +73,9 @@ def test_a_whole_evening_from_entries_to_round_two(
 
     # A phone with no account opens table 1's link and records its match.
     link = cards.first.locator("strong").first.inner_text()
-    phone = browser.new_context(viewport=dict_of(SIZES["phone"])).new_page()
+    phone_context = browser.new_context(viewport=dict_of(SIZES["phone"]))
+    REFUSED.append(watch_policy(phone_context))
+    phone = phone_context.new_page()
     phone.set_default_timeout(8000)
     phone.goto(link)
     assert phone.url.endswith(f"/matches/{table_match(tournament.pk, 1)}/")
@@ -115,6 +119,7 @@ def test_a_whole_evening_from_entries_to_round_two(
 
     # The standings, the round-2 cards and the room's scoreboard show both Pats.
     visitor = browser.new_context(base_url=live_server.url, viewport=dict_of((1920, 1080)))
+    REFUSED.append(watch_policy(visitor))
     board = visitor.new_page()
     board.goto(f"/tournaments/{tournament.pk}/")
     title = board.locator("#standings-title").inner_text()
@@ -131,6 +136,9 @@ def test_a_whole_evening_from_entries_to_round_two(
     board.screenshot(path="var/screenshots/evening-scoreboard-1920x1080.png")
     desk.goto(f"{admin}/cards/?round=2")
     assert desk.locator('[data-role="keeper-link"]').count() == 4
+    # The admin, the printed cards, the keeper's phone and the room's screen ran under the site's
+    # Content-Security-Policy without a refusal.
+    assert [refusal for browser_refused in REFUSED for refusal in browser_refused] == []
     assert "Pat B." in desk.locator(".card ol li").all_inner_texts()
 
 
