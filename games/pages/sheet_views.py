@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
-from games.pages import scoreboard, sheet_presenting, tournament_tables
+from games.pages import following, scoreboard, sheet_presenting, tournament_tables
 from games.pages.players import reading as player_reading
 from games.play import services
 from games.play.permissions import is_recorder
@@ -98,7 +98,11 @@ def match_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     stream = _match_stream(request, pk)
     if isinstance(stream, HttpResponse):
         return stream
-    return _match(request, stream)
+    # The page's poll (static/games/live.js): 304 while nothing it shows has moved.
+    tag = following.stream_tag(stream, request.user)
+    if following.unchanged(request, tag):
+        return following.not_modified(tag)
+    return following.followed(request, _match(request, stream, tag=tag), tag)
 
 
 @require_POST
@@ -182,6 +186,7 @@ def _match(
     refused: str | None = None,
     status: int = 200,
     recorded: int | None = None,
+    tag: str | None = None,
 ) -> HttpResponse:
     match = Match.objects.select_related("stream").get(pk=stream.pk)
     folded = folding.load(stream)
@@ -201,6 +206,7 @@ def _match(
         "recorded": _recorded(sheet, recorded),
         "tournament": _tournament_of(match),
         "table": tournament_tables.table_panel(request.user, match, shown),
+        "follow_tag": tag or following.stream_tag(stream, request.user),
     }
     return render(request, "scoring/pages/match.html", context, status=status)
 
@@ -243,6 +249,10 @@ def _form_sentence(form: LineForm) -> str:
 @require_GET
 def tournament_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     """Rounds with their tables, who still plays, standings explained, who owes whom."""
+    board_tag = _tag_or_404(request, pk)  # the tournament's readers, as _tournament's
+    tag = following.tournament_tag(board_tag, request.user)
+    if following.unchanged(request, tag):
+        return following.not_modified(tag)
     tournament = _tournament(request, pk)
     folded = folding.load(tournament.stream)
     state = folded.state
@@ -263,8 +273,11 @@ def tournament_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
         "standings": sheet_presenting.standings_table(standings, shown["tiebreaks"]),
         "linked": player_reading.listed_ids(request.user, [r["player"] for r in standings["rows"]]),
         "settlement": settlement_json(state),
+        "follow_tag": tag,
     }
-    return render(request, "scoring/pages/tournament.html", context)
+    return following.followed(
+        request, render(request, "scoring/pages/tournament.html", context), tag
+    )
 
 
 def _tournament(request: HttpRequest, pk: uuid.UUID) -> Tournament:

@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from games.pages import queries
+from games.pages import following, queries
 from games.pages.forms import GameStartForm, MoveForm, kinds_left_out
 from games.pages.tables import presenting
 from games.play import analysis, representation, services
@@ -96,13 +96,15 @@ def game_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
 
 @require_GET
 def game_table(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
-    """The table partial; ``?version=N`` answers 204 while the game is still at version N."""
+    """The table partial, the page's poll: 304 while its tag (``If-None-Match``) still holds,
+    so an idle table costs a permission check and one query, and folds nothing."""
     stream = get_object_or_404(Stream, pk=pk, category=Stream.Category.GAME)
     if not _may_read(request, stream):
         return _not_readable(request, "games/pages/_login_needed.html")
-    if request.GET.get("version") == str(stream.version):
-        return HttpResponse(status=204)  # nothing new: the poller leaves the page alone
-    return _table(request, stream, folding.load(stream))
+    tag = following.stream_tag(stream, request.user)
+    if following.unchanged(request, tag):
+        return following.not_modified(tag)
+    return _table(request, stream, folding.load(stream), tag=tag)
 
 
 @require_POST
@@ -151,8 +153,9 @@ def _table(
     status: int = 200,
     refusal: str | None = None,
     undo: bool = False,
+    tag: str | None = None,
 ) -> HttpResponse:
-    context = _table_context(request, stream, folded, refusal)
+    context = _table_context(request, stream, folded, refusal, tag)
     if undo:  # the answer to a take-back confirms it in words
         taken_back = representation.undone_move(stream.pk)
         move = (taken_back.type, taken_back.data) if taken_back else None
@@ -160,14 +163,21 @@ def _table(
     response = render(request, TABLE, context, status=status)
     # The page's script swaps in only answers that carry this header (not a proxy's error page).
     response["X-Table-Version"] = str(folded.version)
+    following.tagged(response, context["follow_tag"])
     return response
 
 
 def _table_context(
-    request: HttpRequest, stream: Stream, folded: folding.Folded, refusal: str | None = None
+    request: HttpRequest,
+    stream: Stream,
+    folded: folding.Folded,
+    refusal: str | None = None,
+    tag: str | None = None,
 ) -> dict[str, Any]:
     game = game_json(folded, stream_id=stream.pk, status=game_status(stream, folded))
     return {
+        # The page's poll sends it back (static/games/live.js): 304 until the stream moves.
+        "follow_tag": tag or following.stream_tag(stream, request.user),
         **presenting.page(game),
         "refusal": refusal,
         # Only a hint for what to draw: the service makes the real check on every move.

@@ -172,6 +172,7 @@
     drawDiscard();
     drawScarnie();
     focusRefusal(table());
+    if (window.scarneyKeep) window.scarneyKeep(); // the page kept for a reload offline is this one
   }
 
   // A refusal is shown where the eye is: written beside what it refuses, announced (role
@@ -958,7 +959,8 @@
     if (target.dataset.card) return onCard(target);
   });
 
-  // The poller refreshes the table only while nothing is half-entered or waiting to be sent.
+  // The page's poll (live.js) refreshes the table only while nothing is half-entered or waiting
+  // to be sent.
   window.scarneyIdle = function () {
     const typing = document.activeElement && document.activeElement.matches("input, textarea");
     const dealt = dealing && Object.keys(dealing.assigned).length;
@@ -966,18 +968,14 @@
     return !typing && !entering && !loadQueue().length && document.visibilityState === "visible";
   };
 
-  // The table's poll (hx-trigger "every 5s") asks only while idle. Checked here, not by a filter
-  // in the attribute: htmx evaluates those as strings, which the page's policy refuses.
-  document.addEventListener("htmx:confirm", (event) => {
-    if (event.detail.elt === table() && !window.scarneyIdle()) event.preventDefault();
-  });
-
-  document.addEventListener("htmx:afterSwap", () => {
+  function redraw() {
     if (!table()) return;
     drawDiscard();
     drawScarnie();
     showQueue();
-  });
+  }
+  document.addEventListener("htmx:afterSwap", redraw);
+  document.addEventListener("scarney:followed", redraw); // another device's move, drawn in
   window.addEventListener("online", flush);
   window.addEventListener("offline", showQueue);
   document.addEventListener("DOMContentLoaded", () => {
