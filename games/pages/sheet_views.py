@@ -228,7 +228,9 @@ def _tournament_of(match: Match) -> dict[str, Any] | None:
 def _match_stream(request: HttpRequest, pk: uuid.UUID) -> Stream | HttpResponse:
     """The match's stream if the reader may read it (as the API: ``selectors.stream_readable``),
     else the answer: 401 with a way to log in for a visitor, 403 for anyone else."""
-    stream = get_object_or_404(Stream, pk=pk, category=Stream.Category.MATCH)
+    # The snapshot is read only when the sheet is drawn: a poll answered 304 never needs it.
+    polled = Stream.objects.defer("snapshot")
+    stream = get_object_or_404(polled, pk=pk, category=Stream.Category.MATCH)
     if selectors.stream_readable(request.user, stream):
         return stream
     if request.user.is_authenticated:

@@ -28,6 +28,7 @@ from games.rules.base import Analysable
 from games.rules.errors import RuleError
 from games.rules.events import UNDO
 from games.store import folding
+from games.store.journal import StoredEvent
 from games.store.models import Stream
 from scoring import selectors
 
@@ -98,13 +99,17 @@ def game_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
 def game_table(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     """The table partial, the page's poll: 304 while its tag (``If-None-Match``) still holds,
     so an idle table costs a permission check and one query, and folds nothing."""
-    stream = get_object_or_404(Stream, pk=pk, category=Stream.Category.GAME)
+    # The snapshot is read only when the table is drawn: a poll answered 304 never needs it.
+    polled = Stream.objects.defer("snapshot")
+    stream = get_object_or_404(polled, pk=pk, category=Stream.Category.GAME)
     if not _may_read(request, stream):
         return _not_readable(request, "games/pages/_login_needed.html")
     tag = following.stream_tag(stream, request.user)
     if following.unchanged(request, tag):
         return following.not_modified(tag)
-    return _table(request, stream, folding.load(stream), tag=tag)
+    # A take-back made on another device is said here as on the device that made it.
+    undone = representation.undone_move(stream.pk)
+    return _table(request, stream, folding.load(stream), tag=tag, taken_back=undone)
 
 
 @require_POST
@@ -154,11 +159,15 @@ def _table(
     refusal: str | None = None,
     undo: bool = False,
     tag: str | None = None,
+    taken_back: StoredEvent | None = None,
 ) -> HttpResponse:
     context = _table_context(request, stream, folded, refusal, tag)
     if undo:  # the answer to a take-back confirms it in words
         taken_back = representation.undone_move(stream.pk)
         move = (taken_back.type, taken_back.data) if taken_back else None
+        context["undone"] = presenting.undone_sentence(context["game"], move)
+    elif taken_back is not None:  # the last event took this move back
+        move = (taken_back.type, taken_back.data)
         context["undone"] = presenting.undone_sentence(context["game"], move)
     response = render(request, TABLE, context, status=status)
     # The page's script swaps in only answers that carry this header (not a proxy's error page).
