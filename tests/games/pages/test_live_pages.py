@@ -160,6 +160,8 @@ def test_a_table_page_reloads_offline_queues_a_tap_and_sends_it_once_back_online
     shoot(page, "live-table-online")
     # The room's network goes: the page reloads from the worker, said to be offline.
     page.context.set_offline(True)
+    (worker,) = page.context.service_workers
+    assert worker.evaluate("fetch('/healthz').then(() => 'up', () => 'down')") == "down"
     reloaded = page.reload()
     assert reloaded is not None and reloaded.from_service_worker
     page.locator('[data-role="offline"]').wait_for()
