@@ -18,7 +18,16 @@ a director so it may record everywhere.
     ``If-None-Match`` as scoreboard.js does. p50/p99 of the moves in each condition; the pollers'
     answers (200 vs 304) and their own latency.
 
-Run: ``.venv/bin/python bench/pages.py [--moves 400] [--seconds 20] [--rate 100] [--boards 100]``.
+(c) What open pages cost the server while nothing happens (``--only idle`` runs this alone):
+    ``--pages`` (100) clients, each a table page's poll of its own game (``GET
+    /games/{id}/table/`` with the keeper's session and ``If-None-Match``, every second, as
+    static/games/live.js asks), then as many match pages (``GET /matches/{id}/``, the page's
+    own URL), then as many room scoreboards (``GET .../scoreboard/board/``); no move is recorded
+    meanwhile. Requests answered a second, their statuses and latency, and the server's CPU: the
+    user and system seconds of gunicorn's processes (/proc) over the seconds measured.
+
+Run: ``.venv/bin/python bench/pages.py [--moves 400] [--seconds 20] [--rate 100] [--boards 100]
+[--pages 100] [--idle-seconds 20] [--only idle]``.
 """
 
 from __future__ import annotations
@@ -320,17 +329,20 @@ def _solitaire_at(game: dict[str, Any]) -> Any:
 POLLER = r"""
 import json, sys, threading, time
 from http.client import HTTPConnection
-host, path = sys.argv[1], sys.argv[3]
+host, paths = sys.argv[1], json.loads(sys.argv[3])
 port, count, seconds = int(sys.argv[2]), int(sys.argv[4]), float(sys.argv[5])
+cookie = sys.argv[6] if len(sys.argv) > 6 else ""
 statuses, latencies, lock = {}, [], threading.Lock()
 def poll(n):
     conn, tag = HTTPConnection(host, port, timeout=30), ""
+    path = paths[n % len(paths)]
+    headers = {"Cookie": cookie} if cookie else {}
     end = time.monotonic() + seconds
     time.sleep(n / count)  # screens opened at different moments
     while time.monotonic() < end:
         tick = time.monotonic()
         try:
-            conn.request("GET", path, headers={"If-None-Match": tag})
+            conn.request("GET", path, headers={**headers, "If-None-Match": tag})
             answer = conn.getresponse(); answer.read()
             tag = answer.getheader("ETag") or tag
             with lock:
@@ -391,7 +403,16 @@ def with_boards(
     if boards == 0:
         return load(), None
     pollers = subprocess.Popen(
-        [sys.executable, "-c", POLLER, HOST, str(port), board, str(boards), str(seconds + 3)],
+        [
+            sys.executable,
+            "-c",
+            POLLER,
+            HOST,
+            str(port),
+            json.dumps([board]),
+            str(boards),
+            str(seconds + 3),
+        ],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -405,6 +426,108 @@ def with_boards(
     return result, json.loads(out.strip().splitlines()[-1])
 
 
+# --- (c) idle open pages ------------------------------------------------------------------------
+
+
+def server_cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of gunicorn's master ``pid`` and its workers, so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # a process gone meanwhile
+        # after the name: state, ppid, ... utime and stime are the 12th and 13th
+        if int(stat.parent.name) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def idle_pollers(
+    port: int, paths: list[str], count: int, seconds: float, pid: int, cookie: str = ""
+) -> dict[str, Any]:
+    """``count`` clients polling ``paths`` (one each, in turn) every second for ``seconds``,
+    nothing recorded meanwhile: what they are answered and what the server spends on them."""
+    pollers = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            POLLER,
+            HOST,
+            str(port),
+            json.dumps(paths),
+            str(count),
+            str(seconds),
+            cookie,
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3)  # every page open, its first answer (a 200) given, before measuring
+    cpu, started = server_cpu_seconds(pid), time.monotonic()
+    time.sleep(seconds - 4)  # the measured span, inside the pollers' own
+    cpu, spent = server_cpu_seconds(pid) - cpu, time.monotonic() - started
+    out, _ = pollers.communicate(timeout=seconds + 60)
+    found = json.loads(out.strip().splitlines()[-1])
+    found["requests_per_s"] = found["polls"] / seconds
+    found["server_cpu_percent"] = 100 * cpu / spent  # of one core
+    return found
+
+
+def idle(port: int, pid: int, user: Any, cookie: str, count: int, seconds: float) -> dict[str, Any]:
+    from games.play import services
+
+    games = [gid for gid, _layout in make_games(user, count)]
+    matches = [
+        str(
+            services.match_start(
+                format="high-low-scarney",
+                players=[{"name": "Ann"}, {"name": "Bob"}],
+                entry="sheet",
+                user=user,
+            ).pk
+        )
+        for _ in range(count)
+    ]
+    tournament, _matches = room(user)
+    found = {
+        "table pages": idle_pollers(
+            port, [f"/games/{g}/table/" for g in games], count, seconds, pid, cookie
+        ),
+        "match pages": idle_pollers(
+            port, [f"/matches/{m}/" for m in matches], count, seconds, pid, cookie
+        ),
+        "scoreboards": idle_pollers(
+            port, [f"/tournaments/{tournament}/scoreboard/board/"], count, seconds, pid
+        ),
+    }
+    for name, figures_of in found.items():
+        print(f"(c) {count} idle {name}: {figures_of}", flush=True)
+    return found
+
+
+def print_idle(found: dict[str, Any], count: int, seconds: float) -> None:
+    rows = [
+        [
+            name,
+            f["requests_per_s"],
+            json.dumps(f["statuses"]),
+            f["p50_ms"],
+            f["p99_ms"],
+            f["server_cpu_percent"],
+        ]
+        for name, f in found.items()
+    ]
+    print(
+        _common.table(
+            ["open", "requests/s", "answers", "p50 ms", "p99 ms", "server CPU % of a core"],
+            rows,
+            title=f"(c) {count} idle open pages, each polling every second, {seconds:g} s",
+        )
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -414,6 +537,9 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=100.0, help="(b) API moves/s")
     parser.add_argument("--boards", type=int, default=100, help="(b) scoreboards open")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--pages", type=int, default=100, help="(c) idle pages open")
+    parser.add_argument("--idle-seconds", type=float, default=20.0, help="(c) per kind of page")
+    parser.add_argument("--only", choices=["all", "idle"], default="all")
     args = parser.parse_args()
 
     url = _common.setup_django()
@@ -429,6 +555,8 @@ def main() -> None:
     env.pop("REDIS_URL", None)
     token = bench_http.issue_token(env)
     user = director()
+    if args.only == "idle":
+        return idle_only(env, args, user)
     tournament, matches = room(user)
     # A random Solitaire game lasts 6 to 12 moves: games enough at 5 moves each.
     needed = int(2 * args.moves / 5) + int(args.rate * (2 * args.seconds + 5) / 5) + 40
@@ -477,6 +605,8 @@ def main() -> None:
             print(f"(b) {boards} boards: {conditions[boards]}", flush=True)
         room_client.until = 0.0
         room_client.join(timeout=30)
+        cookie = f"sessionid={session}"
+        still = idle(port, proc.pid, user, cookie, args.pages, args.idle_seconds)
     finally:
         bench_http.stop_gunicorn(proc)
         print("gunicorn stopped")
@@ -517,7 +647,25 @@ def main() -> None:
             title=f"(b) API moves at {args.rate:g}/s for {args.seconds:g} s",
         )
     )
-    path = _common.record(NAME, {"args": vars(args), "one_move": one, "boards": conditions})
+    print()
+    print_idle(still, args.pages, args.idle_seconds)
+    record = {"args": vars(args), "one_move": one, "boards": conditions, "idle": still}
+    path = _common.record(NAME, record)
+    print(f"\nappended to {path.relative_to(_common.ROOT)}")
+
+
+def idle_only(env: dict[str, str], args: Any, user: Any) -> None:
+    """(c) alone, against its own gunicorn."""
+    port = bench_http.free_port()
+    proc = bench_http.start_gunicorn({**env, "WEB_CONCURRENCY": str(args.workers)}, port)
+    try:
+        session, _csrf = log_in(port)
+        found = idle(port, proc.pid, user, f"sessionid={session}", args.pages, args.idle_seconds)
+    finally:
+        bench_http.stop_gunicorn(proc)
+    print()
+    print_idle(found, args.pages, args.idle_seconds)
+    path = _common.record(NAME, {"args": vars(args), "idle": found})
     print(f"\nappended to {path.relative_to(_common.ROOT)}")
 
 
