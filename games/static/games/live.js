@@ -124,14 +124,6 @@
       .catch(() => {}); // no worker (an insecure LAN address): the page works, online only
   }
 
-  // Logging out forgets the pages kept: the next one to pick up this phone, offline, must not
-  // find the tables of the keeper who left.
-  document.addEventListener("submit", (event) => {
-    const form = event.target;
-    if (!window.caches || !form.action || !form.action.endsWith("/accounts/logout/")) return;
-    caches.delete(PAGES).catch(() => {});
-  });
-
   window.addEventListener("online", () => {
     unreachable = false;
     showOffline();

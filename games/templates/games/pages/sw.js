@@ -38,8 +38,14 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET") return;
   const url = new URL(request.url);
+  if (request.method === "POST" && url.pathname === "/accounts/logout/") {
+    // Logging out forgets the pages kept: the next one to pick up this phone, offline, must
+    // not find the tables of the keeper who left.
+    event.waitUntil(caches.delete(PAGES));
+    return;
+  }
+  if (request.method !== "GET") return;
   if (url.origin !== self.location.origin) return;
   if (url.pathname.startsWith(STATIC_PREFIX)) {
     event.respondWith(staticFile(event, request));
