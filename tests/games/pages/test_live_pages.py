@@ -191,6 +191,11 @@ def test_a_table_page_reloads_offline_queues_a_tap_and_sends_it_once_back_online
     assert Event.objects.filter(stream=game.pk, type="dice.thrown").count() == 1
     assert Stream.objects.get(pk=game.pk).version == 2
     assert "three 1s" in page.locator('[data-role="throws"]').inner_text()
+    # Logging out forgets the pages kept: the next keeper finds none of them offline.
+    page.click("text=Log out")
+    page.wait_for_url("**/")
+    forgotten = f"async () => !(await caches.match('/games/{game.pk}/'))"
+    wait_until(page, lambda: page.evaluate(forgotten), 5, "the game's page is still kept")
 
 
 def shoot(page: Any, name: str) -> None:
