@@ -126,6 +126,7 @@ def test_a_match_page_follows_its_lines_and_a_navigation_is_never_answered_304(u
 def test_the_pages_are_an_installable_app(client: Client) -> None:
     home = client.get("/").content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in home
+    assert "{#" not in home and "{%" not in home  # no template comment shown as text
     assert re.search(r'<meta name="description" content="[^"]{50,}">', home)
     manifest = client.get("/manifest.webmanifest")
     assert manifest["Content-Type"] == "application/manifest+json"
