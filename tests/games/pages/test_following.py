@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.play import services
 from games.rules.events import UNDO
+from tests.games.tournaments.helpers import HL_WIN, client_for, create, enter, pair, sheet_line
 
 
 def logged_in(user: Any) -> Client:
@@ -155,3 +157,21 @@ def found_static(url: str) -> Path:
     path = finders.find(url.removeprefix(settings.STATIC_URL).removeprefix("/static/"))
     assert path, f"no static file at {url}"
     return Path(path)
+
+
+@pytest.mark.django_db
+def test_a_tournament_page_follows_its_current_round() -> None:
+    director, api = client_for("director", staff=True)
+    made = create(api, format="high-low-scarney", rounds=1)
+    enter(api, made["id"], ["Ann", "Bob"])
+    match = pair(api, made["id"])["tables"][0]["match"]
+    reader = logged_in(director)
+    page = f"/tournaments/{made['id']}/"
+    tag = page_tag(reader.get(page).content.decode(), "followed")
+    assert reader.get(page, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    assert sheet_line(api, match, HL_WIN).status_code == 201
+    # the scoreboard's tag, kept for half a second in the shared cache, moves within 2 s
+    deadline = time.monotonic() + 2
+    while (answer := reader.get(page, HTTP_IF_NONE_MATCH=tag)).status_code == 304:
+        assert time.monotonic() < deadline, "the tournament's page never moved"
+    assert answer.status_code == 200 and answer["ETag"] != tag
