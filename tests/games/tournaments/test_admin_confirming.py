@@ -2,16 +2,20 @@
 Django's test client: the tournament's page marks a table whose result awaits its players, one
 form confirms it with a reason (the API's director confirmation, the same service call), the
 "results unconfirmed" page links each table to it, the match links lead on to the table's page,
-and the site's pages link a director, and only a director, to his tools."""
+and the site's pages link a director, and only a director, to his tools. The table cards' link
+wraps at its slashes."""
 
 from __future__ import annotations
 
+import re
 import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
+from django.contrib.staticfiles import finders
 from django.test import Client
 
 from games.store.models import Event
@@ -123,3 +127,21 @@ def test_the_pages_link_a_director_to_his_tools_and_no_one_else(evening: Any) ->
     visitor.force_login(player)
     assert "Director's tools" not in visitor.get("/").content.decode()
     assert "Director's tools" not in Client().get("/").content.decode()
+
+
+def test_a_table_cards_address_wraps_at_its_slashes_never_inside_the_port(evening: Any) -> None:
+    """Issue 36, item 4: the card's link broke inside its port ("127.0.0.1:810 / 0/t/...")."""
+    cards = evening["desk"].get(f"/admin/games/tournament/{evening['id']}/cards/")
+    html = cards.content.decode()
+    addresses = re.findall(r'<strong class="address" data-role="address">(.*?)</strong>', html)
+    assert len(addresses) == 2
+    for address in addresses:
+        # the host and each part whole, a break opportunity after each slash and nowhere else
+        part = '<span class="part">{}</span>'
+        shape = "/<wbr>".join(
+            part.format(p) for p in ("http://testserver", "t", "[A-Z0-9-]{9}", "")
+        )
+        assert re.fullmatch(shape, address), address
+    # and the print style no longer breaks a word anywhere
+    style = finders.find("games/print.css")
+    assert "break-all" not in Path(style).read_text()
