@@ -37,12 +37,6 @@ class ConfirmTableForm(forms.Form):
         widget=forms.TextInput(attrs={"size": 40}),
         help_text="Why you confirm it for the players: recorded with the confirmation.",
     )
-    # The event's id: the form sent twice records one confirmation.
-    event_id = forms.UUIDField(widget=forms.HiddenInput)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["event_id"].initial = uuid.uuid4()
 
 
 # --- what the tournament's page shows -----------------------------------------------------------
@@ -84,6 +78,7 @@ def panel(tournament: Tournament) -> dict[str, Any]:
             "waiting_for": ", ".join(still_to_agree(table, labels)),
             "url": confirm_url(tournament.pk, number, table.number),
             "form": ConfirmTableForm(auto_id=f"id_r{number}t{table.number}_%s"),
+            "event_id": uuid.uuid4(),
         }
         for number, table in awaiting(state)
     ]
@@ -166,8 +161,9 @@ def confirm_view(
         raise Http404("There is no such table.")
     back = HttpResponseRedirect(reverse("admin:games_tournament_change", args=[tournament.pk]))
     form = ConfirmTableForm(request.POST if request.method == "POST" else None)
+    event_id = _event_id(request)
     if form.is_bound and form.is_valid():
-        _confirm(request, tournament, seated, form.cleaned_data)
+        _confirm(request, tournament, seated, event_id, form.cleaned_data["reason"])
         return back
     return form_page(
         model_admin,
@@ -177,11 +173,25 @@ def confirm_view(
         submit="Confirm the result",
         original=tournament,
         intro=_intro(tournament, round, table, seated),
+        hidden=[("event_id", event_id)],
     )
 
 
+def _event_id(request: HttpRequest) -> uuid.UUID:
+    """The confirmation's event id, made when its form was drawn: the form sent twice records
+    one confirmation. A form without one (or a broken one) gets a new id."""
+    try:
+        return uuid.UUID(request.POST.get("event_id", ""))
+    except ValueError:
+        return uuid.uuid4()
+
+
 def _confirm(
-    request: HttpRequest, tournament: Tournament, table: TournamentTable, values: dict[str, Any]
+    request: HttpRequest,
+    tournament: Tournament,
+    table: TournamentTable,
+    event_id: uuid.UUID,
+    reason: str,
 ) -> None:
     prefix = f"{tournament}, table {table.number}: "
     if table.match_id is None:
@@ -191,9 +201,9 @@ def _confirm(
         services.event_record(
             category=Stream.Category.MATCH,
             stream_id=table.match_id,
-            event_id=values["event_id"],
+            event_id=event_id,
             type=RESULT_CONFIRMED,
-            data={"director": True, "reason": values["reason"]},
+            data={"director": True, "reason": reason},
             meta=ADMIN_META,
             expected_version=None,
             user=request.user,

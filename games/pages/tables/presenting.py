@@ -138,6 +138,9 @@ def page(game: dict[str, Any]) -> dict[str, Any]:
         "turn_sentence": turn_sentence(game, names),
         "scores": scores(game, names),
         "playoffs": playoff_numbers(game),
+        # A play-off's columns take the place of a bonuses column no row uses (a phone's width).
+        "bonus_column": not playoff_numbers(game)
+        or any(row.get("bonuses") for row in game["scores"]),
         "actions": [
             {"type": t, "label": PLAIN_ACTIONS[t], "move": move_json(t, {})}
             for t in game["expected"]
