@@ -10,6 +10,7 @@ from django.db.models import IntegerField, OuterRef, Subquery
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.html import format_html
 
 from games.admin.base import ReadOnlyAdmin, ReadOnlyInline, events_link, events_url
@@ -92,12 +93,18 @@ class MatchAdmin(ReadOnlyAdmin):
     ]
     list_filter = ["format", "entry"]
     list_select_related = ["stream", "tournament"]
-    readonly_fields = ["stream_events"]
+    readonly_fields = ["table_page", "stream_events"]
     inlines = [MatchSeatInline]
 
     @admin.display(description="events")
     def stream_events(self, match: Match) -> str:
         return events_link(match.pk)
+
+    @admin.display(description="page")
+    def table_page(self, match: Match) -> str:
+        """The way on from the record: the match's page, where it is played and agreed."""
+        page = reverse("scoring-pages:match", args=[match.pk])
+        return format_html('<a href="{}">the table\'s page</a>', page)
 
 
 @admin.register(Event)

@@ -18,7 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from games.admin import director_tools, documents, entering
+from games.admin import confirming, director_tools, documents, entering
 from games.admin.base import (
     ADMIN_META,
     ReadOnlyAdmin,
@@ -241,10 +241,7 @@ class TournamentTableInline(ReadOnlyInline):
 
     @admin.display(description="match")
     def match_link(self, table: TournamentTable) -> str:
-        if table.match_id is None:
-            return "-"
-        match_url = reverse("admin:games_match_change", args=[table.match_id])
-        return format_html('<a href="{}">match</a> · {}', match_url, events_link(table.match_id))
+        return confirming.match_cell(table)
 
     @admin.display(description="keepers")
     def keepers_list(self, table: TournamentTable) -> str:
@@ -252,7 +249,7 @@ class TournamentTableInline(ReadOnlyInline):
 
     @admin.display(description="result")
     def result_text(self, table: TournamentTable) -> str:
-        return table.result or "still playing"
+        return confirming.result_cell(self, table)
 
 
 @admin.register(Tournament)
@@ -313,6 +310,7 @@ class TournamentAdmin(ReadOnlyAdmin):
             # Every document and screen of the evening, under the tournament's fields.
             state = tournament_pages.tournament_state(tournament)
             context["documents"] = documents.links(tournament, state)
+            context.update(confirming.panel(tournament))
         return super().render_change_form(request, context, *args, **kwargs)
 
     # --- adding: through the service, never a model save ----------------------------------
@@ -355,7 +353,7 @@ class TournamentAdmin(ReadOnlyAdmin):
             for slug, view in pages
         ]
         # Before the default ones: their "<path:object_id>/" would swallow these.
-        return mine + super().get_urls()
+        return mine + confirming.urls(self) + super().get_urls()
 
     def _tournament(self, request: HttpRequest, object_id: uuid.UUID) -> Tournament:
         tournament: Tournament | None = self.get_object(request, str(object_id))
@@ -486,7 +484,6 @@ class TournamentAdmin(ReadOnlyAdmin):
         title: str,
         submit: str,
     ) -> TemplateResponse:
-        tables = ", ".join(str(n) for n in waiting)
         return form_page(
             self,
             request,
@@ -494,9 +491,13 @@ class TournamentAdmin(ReadOnlyAdmin):
             title=title,
             submit=submit,
             original=tournament,
-            intro=f"The result at table(s) {tables} is not confirmed by its players yet. Have "
-            "them confirm it on the table's page (or confirm it there yourself as director), "
-            "or go on and say why: the reason is recorded with the round's closing.",
+            intro=format_html(
+                "The result at table(s) {} is not confirmed by its players yet. Have them "
+                "confirm it on the table's page (or confirm it yourself as director: follow the "
+                "table's number), or go on and say why: the reason is recorded with the round's "
+                "closing.",
+                confirming.table_links(tournament, waiting),
+            ),
         )
 
     def _pair(self, request: HttpRequest, tournament: Tournament, reason: str = "") -> None:

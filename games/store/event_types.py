@@ -204,10 +204,11 @@ def _service_shapes() -> dict[str, Record]:
         ),
         RESULT_CONFIRMED: record(
             'A tournament table\'s match: a seat agrees to the result ({"seat": 1}), or a '
-            'director confirms it for the table ({"director": true}).',
-            optional=("seat", "director"),
+            'director confirms it for the table ({"director": true}, with an optional reason).',
+            optional=("seat", "director", "reason"),
             seat=SEAT,
             director=Boolean(doc="true: a director confirms the whole table's result"),
+            reason=REASON,
         ),
         UNDO: record(
             "A take-back of the last move in force; a director reopening a finished game says why.",

@@ -148,12 +148,13 @@ EVENT_SHAPES: Mapping[str, Record] = {
     ),
     CONFIRMED: record(
         "A seat agreed to its table's result (result.confirmed on the table's match), or a "
-        "director confirmed it for the table.",
-        optional=("seat", "director"),
+        "director confirmed it for the table (saying why, where he did).",
+        optional=("seat", "director", "reason"),
         round=_ROUND,
         table=_TABLE,
         seat=Integer(0, 63, doc="the seat that agreed"),
         director=Boolean(doc="true: a director confirmed the whole table's result"),
+        reason=REASON,
     ),
     PAIRED: record(
         "A round's pairing, whole.",

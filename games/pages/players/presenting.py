@@ -230,6 +230,12 @@ def head_to_head(stats: dict[str, Any]) -> list[dict[str, Any]]:
 # --- tournaments ---------------------------------------------------------------------------------
 
 
+def heading(name: str, entered: Iterable[Entered]) -> str:
+    """The name his page is headed with: his label in his latest tournament where it tells him
+    from a namesake ("Pat (1)"), so the page reads as the standings and cards do; else his name."""
+    return next((one.label for one in entered if one.label and one.label != name), name)
+
+
 def tournaments(entered: Iterable[Entered], player: int) -> list[dict[str, Any]]:
     return [_tournament(one, player) for one in entered]
 

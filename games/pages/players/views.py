@@ -19,14 +19,16 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     player = reading.listed_player(user, pk)
     recent = reading.recent_play(player, user)
     stats = reading.statistics(player, user)
+    entered = reading.tournaments_entered(player, user)
     context = {
         "player": player,
+        "heading": presenting.heading(player.name, entered),
         "member_number": player.member_number
         if selectors.member_number_shown(user, player)
         else None,
         "kinds": presenting.by_kind(reading.player_ratings(player, user), stats),
         "recent": presenting.recent_rows(recent, reading.seat_names(recent)),
-        "tournaments": presenting.tournaments(reading.tournaments_entered(player, user), player.pk),
+        "tournaments": presenting.tournaments(entered, player.pk),
         "head_to_head": presenting.head_to_head(stats),
         "scale": presenting.SCALE,
     }

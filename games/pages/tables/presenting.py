@@ -137,6 +137,10 @@ def page(game: dict[str, Any]) -> dict[str, Any]:
         "finished": game["status"] != "in_progress",
         "turn_sentence": turn_sentence(game, names),
         "scores": scores(game, names),
+        "playoffs": playoff_numbers(game),
+        # A play-off's columns take the place of a bonuses column no row uses (a phone's width).
+        "bonus_column": not playoff_numbers(game)
+        or any(row.get("bonuses") for row in game["scores"]),
         "actions": [
             {"type": t, "label": PLAIN_ACTIONS[t], "move": move_json(t, {})}
             for t in game["expected"]
@@ -262,15 +266,43 @@ def _said(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def scores(game: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
-    """Each seat's points, its bonuses one by one, and its total."""
+    """Each seat's points, its bonuses one by one, and its total; after a play-off, each seat's
+    play-off totals ("–" where it did not throw) and the winner marked."""
     rows = []
+    thrown_off = playoff_scores(game)
+    stages = playoff_numbers(game)
+    winners = set((game.get("result") or {}).get("winner") or []) if stages else set()
     for row in game["scores"]:
         bonuses = [
             {**bonus, "name": bonus["kind"].replace("_", " "), "pawns": bonus.get("pawns", [])}
             for bonus in row.get("bonuses", [])
         ]
-        rows.append({**row, "name": names.get(row["seat"], ""), "bonuses": bonuses})
+        seat = row["seat"]
+        rows.append(
+            {
+                **row,
+                "name": names.get(seat, ""),
+                "bonuses": bonuses,
+                "playoffs": [thrown_off.get((n, seat)) for n in stages],
+                "winner": seat in winners,
+            }
+        )
     return rows
+
+
+def _turns(game: dict[str, Any]) -> list[dict[str, Any]]:
+    turns = (game.get("dice") or {}).get("turns") or []
+    return [t for t in turns if isinstance(t, dict) and t.get("playoff")]
+
+
+def playoff_numbers(game: dict[str, Any]) -> list[int]:
+    """The play-offs of a tie thrown so far (the round's own scores are the points column)."""
+    return sorted({t["playoff"] for t in _turns(game)})
+
+
+def playoff_scores(game: dict[str, Any]) -> dict[tuple[int, int], int]:
+    """(play-off, seat): the turn's score, for each play-off turn finished."""
+    return {(t["playoff"], t["seat"]): t["score"] for t in _turns(game)}
 
 
 def pot(game: dict[str, Any], names: dict[int, str]) -> dict[str, Any] | None:

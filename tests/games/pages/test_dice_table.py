@@ -139,3 +139,41 @@ def test_a_multiplication_play_off_is_said_with_its_products() -> None:
     shown = dice_turns.presenter("multiplication")(game, NAMES)["round"]
     assert shown["playoff"]["sentence"] == "Play-off 1: Ann and Bob tied on 24 and throw again."
     assert shown["playoff"]["rows"][0]["how"] == "(5 + 5) × 5 = 50"
+
+
+def test_after_a_boston_play_off_the_scores_table_shows_its_totals_and_the_winner(
+    user: Any,
+) -> None:
+    # given Ann and Bob tie on 15, then Ann throws 3 + 2 + 1 = 6 and Bob 4 + 2 + 1 = 7
+    game = services.game_start(
+        kind="going-to-boston", seats=[{"name": "Ann"}, {"name": "Bob"}], user=user
+    )
+    tie = [["6", "1", "1"], ["5", "1"], ["4"]] * 2
+    playoff = [["3", "2", "1"], ["2", "1"], ["1"], ["4", "2", "1"], ["2", "1"], ["1"]]
+    for faces in tie + playoff:
+        services.event_record(
+            stream_id=game.pk,
+            event_id=uuid.uuid4(),
+            type="dice.thrown",
+            data={"faces": faces},
+            user=user,
+        )
+    client = Client()
+    client.force_login(user)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    table = page[page.index('data-role="scores"') :]
+    table = table[: table.index("</table>")]
+    # then the scores table has the play-off's column, each seat's play-off total in it
+    assert '<th scope="col">Play-off 1</th>' in table
+    cells = re.findall(r'data-playoff="1">([^<]*)<', table)
+    assert cells == ["6", "7"]
+    # in place of the bonuses column, which no row of Going to Boston uses (a phone's width)
+    assert "Bonuses" not in table
+    # and Bob, who won the play-off, is marked the winner; Ann is not
+    rows = re.findall(
+        r'<tr data-seat="(\d)"[^>]*>\s*<th scope="row">([^<]*)(<strong[^>]*>winner)?', table
+    )
+    assert [(seat, name.strip(), bool(mark)) for seat, name, mark in rows] == [
+        ("0", "Ann", False),
+        ("1", "Bob", True),
+    ]

@@ -346,3 +346,28 @@ def test_the_player_page_at_a_phone_and_a_desktop_is_accessible_and_shot(
         ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '))"
     )
     assert violations == []
+
+
+def test_a_namesakes_page_is_headed_with_his_label(db: Any) -> None:
+    """Two Pats in one tournament: each one's page is headed as the standings show him."""
+    director = get_user_model().objects.create_user(username="dora", password="pw", is_staff=True)
+    made = tournament_services.tournament_create(
+        spec={"name": "Club night", "format": "high-low-scarney", "system": "swiss", "rounds": 1},
+        user=director,
+    )
+    pats = [services_player("Pat", "M-1"), services_player("Pat", "M-2")]
+    for pat in pats:
+        tournament_services.entry_add(tournament_id=made.pk, spec={"player": pat.pk}, user=director)
+    labels = folding.load(Stream.objects.get(pk=made.pk)).state.labels()
+    assert sorted(labels[p.pk] for p in pats) == ["Pat (1)", "Pat (2)"]
+    for pat in pats:
+        html = page_of(client_of(director), pat)
+        assert f'<h1 id="player-title" class="game-title">{labels[pat.pk]}</h1>' in html
+        assert f"<title>{labels[pat.pk]} · Scarney Scorekeeper</title>" in html
+    # a player without a namesake is headed with his name
+    solo = services_player("Kim", None)
+    assert '<h1 id="player-title" class="game-title">Kim</h1>' in page_of(client_of(director), solo)
+
+
+def services_player(name: str, member_number: str | None) -> Player:
+    return Player.objects.create(name=name, member_number=member_number)
