@@ -18,7 +18,8 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
-from games.pages import following, scoreboard, sheet_presenting, tournament_tables
+from games.pages import scoreboard, sheet_presenting, tournament_tables
+from games.pages.live import following
 from games.pages.players import reading as player_reading
 from games.play import services
 from games.play.permissions import is_recorder

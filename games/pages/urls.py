@@ -1,7 +1,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.pages import app, tournament_tables, views
+from games.pages import tournament_tables, views
+from games.pages.live import webapp
 from games.pages.players import views as player_views
 
 app_name = "pages"
@@ -9,9 +10,9 @@ app_name = "pages"
 urlpatterns = [
     path("", views.home, name="home"),
     # The installable app: its worker's scope is the site, so it is served from the root.
-    path("sw.js", app.service_worker, name="service-worker"),
-    path("manifest.webmanifest", app.manifest, name="manifest"),
-    path("favicon.ico", app.favicon, name="favicon"),
+    path("sw.js", webapp.service_worker, name="service-worker"),
+    path("manifest.webmanifest", webapp.manifest, name="manifest"),
+    path("favicon.ico", webapp.favicon, name="favicon"),
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(template_name="games/pages/login.html"),

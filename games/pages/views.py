@@ -17,8 +17,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from games.pages import following, queries
+from games.pages import queries
 from games.pages.forms import GameStartForm, MoveForm, kinds_left_out
+from games.pages.live import following
 from games.pages.tables import presenting
 from games.play import analysis, representation, services
 from games.play.permissions import NotPermitted, is_recorder

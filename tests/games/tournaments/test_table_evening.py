@@ -145,8 +145,10 @@ def test_the_admin_asks_which_pat_and_enters_a_second_one_with_a_label(
     page = cards.content.decode()
     table_codes = codes.live_codes(tournament.pk, 1)
     assert cards.status_code == 200 and page.count("<svg") == len(table_codes) == 2
+    # The printed link wraps at its slashes only (spans and <wbr>): read as the eye reads it.
+    text = re.sub(r"<[^>]+>", "", page)
     for code in table_codes.values():
-        assert f"http://testserver/t/{code}/" in page and f'data-code="{code}"' in page
+        assert f"http://testserver/t/{code}/" in text and f'data-code="{code}"' in page
     assert "Pat B." in page
     public = admin_client.get(f"/api/v1/tournaments/{tournament.pk}/rounds/1/cards.html")
     assert public.status_code in (200, 202)
