@@ -173,10 +173,15 @@ class PlansDeals(Protocol):
 
 @runtime_checkable
 class ThrowsDice(Protocol):
-    """A dice game: the faces its dice show (RULES.md 1.3, 1.4) and the most it throws at once."""
+    """A dice game: the faces its dice show (RULES.md 1.3, 1.4), the most it throws at once, and
+    its throws in words for its page (the pieces are games.rules.wording's): this turn's throws
+    as ``{"turn": wording.block(...)}`` and whatever else the kind shows (frames, a sheet, the
+    last turn, a play-off), read off the game's JSON (``game``) with the seats' ``names``."""
 
     dice_faces: tuple[str, ...]
     most_dice: int
+
+    def word_throws(self, game: dict[str, Any], names: Mapping[int, str]) -> dict[str, Any]: ...
 
 
 @runtime_checkable

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
 from games.rules.dice import ORDINARY_FACES, PotEntry, read_faces
+from games.rules.dice_games import words
 from games.rules.errors import BadRuleset, BadSetup
 from games.rules.events import THROWN
 from games.rules.shapes import CHIPS, SEAT, SEATS, Integer, ListOf, Nullable, Text, record
@@ -158,6 +159,10 @@ class BostonRules:
 
     dice_faces = ORDINARY_FACES
     most_dice = DICE
+
+    def word_throws(self, game: dict[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
+        """This turn's throws, and what its page shows besides, in words (ThrowsDice)."""
+        return words.boston(game, names)
 
     def __init__(self, kind: str, name: str, score: Callable[[Sequence[str]], int]) -> None:
         self.kind = kind

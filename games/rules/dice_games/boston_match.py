@@ -88,10 +88,22 @@ class BostonSession(ScoredMatch):
     max_seats = MAX_SEATS
     events = {GAME_SCORED: ROUND}
 
-    def __init__(self, game: BostonRules, attainable: frozenset[int]) -> None:
+    def __init__(self, game: BostonRules, attainable: frozenset[int], line_words: str) -> None:
         self.kind = game.kind
         self.game = game
         self.attainable = attainable
+        self.line_words = line_words  # what a sheet's line adds up, in words
+
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        """The rule a sheet's lines follow and how the match ends, in one sentence."""
+        tie = (
+            " (a tie shares it)" if ruleset.get("boston_tie") == SPLIT else " (a tie is played off)"
+        )
+        rounds = ruleset.get("session_rounds")
+        session = f"a session is {rounds} rounds" if rounds else "a session is one round per player"
+        return (
+            f"Each line is a round, {self.line_words}: the highest takes the pot{tie}; {session}."
+        )
 
     def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> ScoredMatchState:
         state = super().initial_state(ruleset, seats, teams)
@@ -247,5 +259,11 @@ def _payments(nets: Sequence[int]) -> list[tuple[int, int, int]]:
 
 SUMS = frozenset(range(3, 19))
 PRODUCTS = frozenset((a + b) * c for a in range(1, 7) for b in range(1, 7) for c in range(1, 7))
-BOSTON_MATCH = BostonSession(GOING_TO_BOSTON, SUMS)
-MULTIPLICATION_MATCH = BostonSession(MULTIPLICATION_RULES, PRODUCTS)
+BOSTON_MATCH = BostonSession(
+    GOING_TO_BOSTON, SUMS, "every player's three set-aside dice added up (3 to 18)"
+)
+MULTIPLICATION_MATCH = BostonSession(
+    MULTIPLICATION_RULES,
+    PRODUCTS,
+    "every player's first two set-aside dice times the last (2 to 72)",
+)

@@ -27,6 +27,7 @@ from games.rules.base import (
     make_ruleset,
 )
 from games.rules.dice import ORDINARY_FACES, read_faces
+from games.rules.dice_games import words
 from games.rules.dice_games.double_cameroon_scoring import (
     CATEGORIES,
     GROUP_SIZE,
@@ -125,6 +126,10 @@ class DoubleCameroonRules:
     events = EVENTS
     view_shape = VIEW
     setup_shape = SETUP
+
+    def word_throws(self, game: dict[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
+        """This turn's throws, and what its page shows besides, in words (ThrowsDice)."""
+        return words.double_cameroon(game, names)
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """Seat 0 throws first (RULES.md 0.5); every sheet is empty."""

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
 from games.rules.dice import ORDINARY_DIE, ORDINARY_FACES, read_faces, thrown
+from games.rules.dice_games import words
 from games.rules.errors import BadRuleset, BadSetup
 from games.rules.events import THROWN
 from games.rules.shapes import SEAT, Boolean, Integer, ListOf, Nullable, Text, record
@@ -134,6 +135,10 @@ class HeartsDueRules:
     events = EVENTS
     view_shape = VIEW
     setup_shape = record("Hearts Due takes no setup: seat 0 rolls first.")
+
+    def word_throws(self, game: dict[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
+        """This turn's throws, and what its page shows besides, in words (ThrowsDice)."""
+        return words.hearts_due(game, names)
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """Seat 0 rolls first (RULES.md 0.5); every total starts at 0."""

@@ -34,6 +34,7 @@ from games.rules.dice import (
 )
 from games.rules.errors import BadSetup
 from games.rules.events import DOUBLE_DOWN, THROWN
+from games.rules.put_and_take import words
 from games.rules.put_and_take.play import (
     HANDLERS,
     may_throw_for_seats,
@@ -168,6 +169,10 @@ class PutAndTakeRules:
         rounds=Integer(0, doc="rounds played"),
         abandoned=Boolean(doc="the session ended mid-round"),
     )
+
+    def word_throws(self, game: dict[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
+        """This turn's throws, and what its page shows besides, in words (ThrowsDice)."""
+        return words.put_and_take(game, names)
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """A session before its first round; seat 0 shoots first unless seats are thrown for."""

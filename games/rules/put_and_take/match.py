@@ -5,7 +5,7 @@ The format is registered by :mod:`games.rules.put_and_take.game`, the game's ent
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.rules.errors import IllegalEvent
@@ -43,6 +43,12 @@ class PutAndTakeMatch(OneGameMatch):
             cumulative=Nullable(NETS, doc="the sheet's running totals: the nets again"),
         )
     }
+
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        """The rule a sheet's lines follow and how the match ends, in one sentence."""
+        return (
+            "A match is one session: each line is every player's net chips, and the nets sum to 0."
+        )
 
     def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> ScoredMatchState:
         return super().initial_state(checked_ruleset(ruleset), seats, teams)

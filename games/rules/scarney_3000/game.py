@@ -49,6 +49,7 @@ from games.rules.dice import (
 )
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import STOOD, THROWN
+from games.rules.scarney_3000 import words
 from games.rules.scarney_3000.play import (
     DRAWING,
     MAY_STAND,
@@ -130,6 +131,10 @@ class Scarney3000Rules:
         seating_throws=SEATING_THROWS,
     )
     report_shape = report_declared(MAX_SEATS, sides=False)
+
+    def word_throws(self, game: dict[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
+        """This turn's throws, and what its page shows besides, in words (ThrowsDice)."""
+        return words.scarney_3000(game, names)
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """Seat 0 (or ``first_shooter``) shoots first, unless the draw is to be recorded."""

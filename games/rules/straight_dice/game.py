@@ -33,6 +33,7 @@ from games.rules.dice import (
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import DOUBLE_DOWN, STOOD, THROWN
 from games.rules.shapes import SEAT, Boolean, Integer, ListOf, Nullable, Record, record
+from games.rules.straight_dice import words
 from games.rules.straight_dice.play import (
     EVENT_TYPES,
     Seating,
@@ -145,6 +146,10 @@ class StraightDiceRules:
         first_shooter=first_shooter(MAX_SEATS),
     )
     report_shape = report_declared(MAX_SEATS, MAX_SEATS)
+
+    def word_throws(self, game: dict[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
+        """This turn's throws, and what its page shows besides, in words (ThrowsDice)."""
+        return words.straight_dice(game, names)
 
     def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """Seat 0 shoots first (or ``first_shooter``), unless seating throws are to be recorded."""

@@ -160,6 +160,13 @@ class PartnershipDiceMatch(StraightDiceMatch):
     max_seats = 6
     events = sheet_events(MOST_PLAYERS, min_seats)
 
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        """The rule a sheet's lines follow and how the match ends, in one sentence."""
+        return (
+            "A match is one game of seven frames each: the side with the higher total takes the "
+            "pot, divided among its partners."
+        )
+
     def check_teams(self, teams: Any, seats: int) -> tuple[tuple[int, ...], ...]:
         if seats not in PLAYERS:
             raise BadSetup(

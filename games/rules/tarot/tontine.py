@@ -331,6 +331,13 @@ class TontineMatch(ScoredMatch):
     max_seats = 4
     events = shapes.TONTINE_MATCH_EVENTS
 
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        """The rule a sheet's lines follow and how the match ends, in one sentence."""
+        return (
+            "Each line is a hand's results, which add up: with three players each his points less "
+            "37, with four the sides' difference, to each winner and from each loser."
+        )
+
     def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> ScoredMatchState:
         state = super().initial_state(ruleset, seats, teams)
         recording.check_base_game(state.ruleset, KIND)
