@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from games.rules.base import Move
 from games.rules.dice_games.boston import (
@@ -24,12 +24,11 @@ from games.rules.dice_games.boston import (
     SPLIT,
     BostonRules,
     Ruleset,
-    check_ante,
     is_int,
     share_pot,
     top_seats,
 )
-from games.rules.errors import BadRuleset, IllegalEvent
+from games.rules.errors import IllegalEvent
 from games.rules.events import GAME_SCORED
 from games.rules.matches import (
     EntryWarning,
@@ -77,6 +76,8 @@ class SessionRuleset(Ruleset):
     ``session_rounds`` None (the default) plays one round per player, so each leads once.
     """
 
+    POSITIVE: ClassVar[Mapping[str, str]] = {**Ruleset.POSITIVE, "session_rounds": ""}
+
     session_rounds: int | None = None
 
 
@@ -104,18 +105,6 @@ class BostonSession(ScoredMatch):
         return (
             f"Each line is a round, {self.line_words}: the highest takes the pot{tie}; {session}."
         )
-
-    def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> ScoredMatchState:
-        state = super().initial_state(ruleset, seats, teams)
-        check_ante(state.ruleset.ante_chips)
-        rounds = state.ruleset.session_rounds
-        if rounds is not None and (not is_int(rounds) or rounds < 1):
-            raise BadRuleset(
-                "ruleset.bad_value",
-                f"House rule 'session_rounds' must be a positive whole number, not {rounds!r}.",
-                parameter="session_rounds",
-            )
-        return state
 
     def rounds(self, state: ScoredMatchState) -> int:
         return int(state.ruleset.session_rounds or state.seats)

@@ -99,12 +99,6 @@ class HeartsDueMatch(OneGameMatch):
             f"wins{equal}; nothing is paid."
         )
 
-    def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> ScoredMatchState:
-        state = super().initial_state(ruleset, seats, teams)
-        # The game's own checks of its house rules (a positive target) hold for the match too.
-        HEARTS_DUE.initial_state({}, state.ruleset, seats)
-        return state
-
     def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
         return no_payments(state.seats)
 

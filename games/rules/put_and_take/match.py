@@ -16,7 +16,7 @@ from games.rules.matches import (
     cumulative,
     payments_settlement,
 )
-from games.rules.put_and_take.state import KIND, MAX_SEATS, Ruleset, checked_ruleset
+from games.rules.put_and_take.state import KIND, MAX_SEATS, Ruleset
 from games.rules.shapes import Integer, ListOf, Nullable, record
 
 NETS = ListOf(
@@ -49,9 +49,6 @@ class PutAndTakeMatch(OneGameMatch):
         return (
             "A match is one session: each line is every player's net chips, and the nets sum to 0."
         )
-
-    def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> ScoredMatchState:
-        return super().initial_state(checked_ruleset(ruleset), seats, teams)
 
     def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
         """The nets as payments: each loser, in seat order, pays the winners in seat order."""

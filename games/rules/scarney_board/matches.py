@@ -126,7 +126,6 @@ class SinglesMatch(BoardMatch):
     ruleset_type: type[Any] = SinglesRuleset
 
     def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
-        """The rule a sheet's lines follow and how the match ends, in one sentence."""
         return (
             "Only the active player scores in each game (the others 0); after "
             f"{SINGLES_ROUNDS} rounds the highest match score wins, with a bonus of {MATCH_BONUS}."
@@ -275,7 +274,6 @@ class DoublesMatch(BoardMatch):
     ruleset_type: type[Any] = DoublesRuleset
 
     def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
-        """The rule a sheet's lines follow and how the match ends, in one sentence."""
         return (
             f"The two scores of a game total {DOUBLES_GAME_TOTAL}; the match ends after the game "
             f"that takes a player to {TARGET} or more with the scores unequal, and the higher wins "
@@ -348,7 +346,6 @@ class HighLowMatch(BoardMatch):
     events = shapes.HIGH_LOW_MATCH_EVENTS
 
     def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
-        """The rule a sheet's lines follow and how the match ends, in one sentence."""
         return (
             "Only the winner of a game scores (the other 0); the first to reach "
             f"{TARGET} wins the match."

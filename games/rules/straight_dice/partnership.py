@@ -53,7 +53,6 @@ class PartnershipDiceRules(StraightDiceRules):
     ruleset_type: type[Any] = PartnershipRuleset
     min_seats = 4
     max_seats = 6
-    SETUP_KEYS: ClassVar[frozenset[str]] = frozenset({"teams", "partner_throws", "first_shooter"})
     events = events_declared(MOST_PLAYERS)
     view_shape = view_declared(MOST_PLAYERS, SIDES)
     setup_shape = record(
