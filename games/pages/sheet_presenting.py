@@ -13,13 +13,6 @@ from typing import Any
 
 from games.pages.chart import cumulative_chart
 from games.rules import registry
-from games.rules.scarney_board.matches import (
-    DOUBLES_GAME_TOTAL,
-    MATCH_BONUS,
-    SINGLES_ROUNDS,
-    TARGET,
-)
-from games.rules.scarnie.state import TARGET as SCARNIE_TARGET
 from scoring.documents import labels
 
 # One wording of every code for people, shared with the printed reports.
@@ -67,94 +60,21 @@ def over_sentence(history: dict[str, Any], match: dict[str, Any], names: list[st
     return f"The match is over: {' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}."
 
 
-# --- the rule a sheet line follows, in one sentence (RULES.md, each format's match section) ----
-
-RULES = {
-    "scarney-solitaire": "Each line is one game's total score, bonus included; a match is "
-    "{games} games, rated on their sum.",
-    "scarney-singles": "Only the active player scores in each game (the others 0); after "
-    "{rounds} rounds the highest match score wins, with a bonus of {bonus}.",
-    "scarney-doubles": "The two scores of a game total {doubles_total}; the match ends after "
-    "the game that takes a player to {target} or more with the scores unequal, and the higher "
-    "wins a bonus of {bonus}.",
-    "high-low-scarney": "Only the winner of a game scores (the other 0); the first to reach "
-    "{target} wins the match.",
-    "scarnie": "Only a deal's scorer scores (the last pawn's number × its position's "
-    "multiplier; the others 0); the first to reach {scarnie_target} alone wins.",
-    "straight-scarney-dice": "A match is one game of seven frames each: the highest total "
-    "takes the pot.",
-    "partnership-straight-scarney-dice": "A match is one game of seven frames each: the side "
-    "with the higher total takes the pot, divided among its partners.",
-    "scarney-3000": "A match is one game: {s3000_end} wins and collects the difference from "
-    "each other player.",
-    "partnership-scarney-3000": "A match is one game to {s3000_target}, each turn added to "
-    "the shooter's side: each partner of the winning side collects the side difference.",
-    "scarney-put-and-take": "A match is one session: each line is every player's net chips, "
-    "and the nets sum to 0.",
-    "double-cameroon": "A match is one game: each player fills his ten boxes and the highest "
-    "total wins (a tie shares the win); nothing is paid.",
-    "going-to-boston": "Each line is a round, every player's three set-aside dice added up "
-    "(3 to 18): the highest takes the pot{tie}; {session}.",
-    "multiplication": "Each line is a round, every player's first two set-aside dice times the "
-    "last (2 to 72): the highest takes the pot{tie}; {session}.",
-    "hearts-due": "A match is one game to {hearts_due_target}: the highest total wins{equal}; "
-    "nothing is paid.",
-    "manchester-piccadilly": "Each line is a hand: only its winner scores, the difference of "
-    "the hand totals (the other 0); after {mp_hands} hands the higher total wins, equal totals "
-    "draw.",
-    "manchester-truffle": "Each line is a hand: only its winner scores, the difference of the "
-    "hand totals (the other 0); after {mp_hands} hands the higher total wins, equal totals "
-    "draw.",
-    "tontine": "Each line is a hand's results, which add up: with three players each his "
-    "points less 37, with four the sides' difference, to each winner and from each loser.",
-}
+# --- the rule a sheet line follows, in one sentence: each format words its own ---------------
 
 
 def rule_sentence(format: str, ruleset: dict[str, Any]) -> str:
-    """The rule of a sheet match's lines and end in one sentence, with the match's own house
-    rules (a Hearts Due target, the hands of a Manchester game) in place of the defaults."""
-    template = RULES.get(format)
-    if template is None:
-        return ""
-    return template.format_map(_rule_figures(format, ruleset))
+    """The rule of a sheet match's lines and end in one sentence (``MatchRules.sheet_rule``), with
+    the match's own house rules (a Hearts Due target, the hands of a Manchester game) in place of
+    the defaults."""
+    rules = registry.match_rules(format)
+    return rules.sheet_rule({**_default_ruleset(rules.ruleset_type), **ruleset})
 
 
-def _rule_figures(format: str, ruleset: dict[str, Any]) -> dict[str, Any]:
-    rules = {**_default_ruleset(format), **ruleset}
-    session = rules.get("session_rounds")
-    return {
-        **rules,
-        "games": getattr(registry.match_rules(format), "GAMES_PER_MATCH", 5),
-        "rounds": SINGLES_ROUNDS,
-        "bonus": MATCH_BONUS,
-        "target": TARGET,
-        "doubles_total": DOUBLES_GAME_TOTAL,
-        "scarnie_target": SCARNIE_TARGET,
-        "tie": " (a tie shares it)"
-        if rules.get("boston_tie") == "split"
-        else " (a tie is played off)",
-        "session": f"a session is {session} rounds"
-        if session
-        else "a session is one round per player",
-        "s3000_end": _s3000_end(rules),
-        "equal": ", once everyone has rolled as often"
-        if rules.get("hearts_due_equal_turns")
-        else "",
-    }
-
-
-def _s3000_end(rules: dict[str, Any]) -> str:
-    """Who wins Scarney 3000: the first at the target, or the best once the round is out."""
-    target = rules.get("s3000_target")
-    if rules.get("s3000_equal_turns"):
-        return f"once a player stands at {target} or more the round is played out, and the highest"
-    return f"the first to stand at {target} or more"
-
-
-def _default_ruleset(format: str) -> dict[str, Any]:
+def _default_ruleset(ruleset_type: type[Any]) -> dict[str, Any]:
     try:
-        return dataclasses.asdict(registry.match_rules(format).ruleset_type())
-    except (TypeError, LookupError):
+        return dataclasses.asdict(ruleset_type())
+    except TypeError:  # a ruleset with a required house rule has no defaults to show
         return {}
 
 

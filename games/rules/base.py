@@ -134,6 +134,77 @@ class Rules(Protocol[S]):
         """The game-specific part of the public state (``board``, ``dice``, ``pot`` ...)."""
 
 
+# --- the start every game shares: its setup checked against its declaration ---------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SetupWords:
+    """How a game words its refusal of setup keys it does not take (``setup.unknown_key``).
+
+    ``unknown`` is formatted with ``game`` (the game's title), ``keys`` (those it takes, sorted),
+    ``unknown`` (those it does not, sorted) and ``are`` ("is" or "are"); left None, it is
+    :data:`TAKES` or, for a game that takes no setup, :data:`TAKES_NONE`. ``names_keys`` puts
+    the unknown keys in the refusal's data (``keys``).
+    """
+
+    unknown: str | None = None
+    names_keys: bool = True
+
+
+TAKES = "{game}'s setup takes only {keys}; {unknown} {are} unknown."
+TAKES_NONE = "{game} takes no setup; {unknown} {are} unknown."
+
+
+class GameRules:
+    """The start every rule engine shares: ``initial_state`` checks the setup against the game's
+    declared ``setup_shape`` (an object, of its keys only), then the game's own :meth:`start`
+    reads it. Types and ranges of the values stay the game's to check, each with its own code.
+
+    A game words the refusal of an unknown key with ``setup_words`` (:class:`SetupWords`).
+    """
+
+    title: str
+    setup_shape: Record
+    setup_words: SetupWords = SetupWords()
+
+    def initial_state(self, setup: Mapping[str, Any] | None, ruleset: Any, seats: int) -> Any:
+        """The state before the first recorded move (raises BadSetup)."""
+        try:
+            given = checked_setup(self, setup)
+        except BadSetup:
+            # A bad seat count or house rule is refused before the setup, as every game's own
+            # start refuses them: starting without the setup raises that refusal, if any.
+            self.start({}, ruleset, seats)
+            raise
+        return self.start(given, ruleset, seats)
+
+    def start(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> Any:
+        """The game's own start, from a setup of its declared keys only."""
+        raise NotImplementedError
+
+
+def checked_setup(rules: GameRules, setup: Any) -> Mapping[str, Any]:
+    """``setup`` (None: none) if it is an object of the keys ``rules.setup_shape`` declares."""
+    if setup is None:
+        return {}
+    if not isinstance(setup, Mapping):
+        raise BadSetup("setup.not_an_object", "The setup must be a JSON object.")
+    keys = rules.setup_shape.fields
+    unknown = sorted(str(key) for key in setup if key not in keys)
+    if not unknown:
+        return setup
+    words = rules.setup_words
+    sentence = (words.unknown or (TAKES if keys else TAKES_NONE)).format(
+        game=rules.title,
+        keys=", ".join(sorted(keys)),
+        unknown=", ".join(unknown),
+        are="is" if len(unknown) == 1 else "are",
+    )
+    if words.names_keys:
+        raise BadSetup("setup.unknown_key", sentence, keys=unknown)
+    raise BadSetup("setup.unknown_key", sentence)
+
+
 # --- capabilities a game may have, beyond the Rules protocol -----------------------------------
 # The service asks ``isinstance(rules, HasPotLedger)`` (and so on): a game declares a capability by
 # implementing its method, and mypy checks the signature where the game is used through it.
@@ -173,10 +244,15 @@ class PlansDeals(Protocol):
 
 @runtime_checkable
 class ThrowsDice(Protocol):
-    """A dice game: the faces its dice show (RULES.md 1.3, 1.4) and the most it throws at once."""
+    """A dice game: the faces its dice show (RULES.md 1.3, 1.4), the most it throws at once, and
+    its throws in words for its page (the pieces are games.rules.wording's): this turn's throws
+    as ``{"turn": wording.block(...)}`` and whatever else the kind shows (frames, a sheet, the
+    last turn, a play-off), read off the game's JSON (``game``) with the seats' ``names``."""
 
     dice_faces: tuple[str, ...]
     most_dice: int
+
+    def word_throws(self, game: dict[str, Any], names: Mapping[int, str]) -> dict[str, Any]: ...
 
 
 @runtime_checkable
@@ -209,7 +285,8 @@ class Analysable(Protocol):
 
 
 def make_ruleset(ruleset_type: type[Any], overrides: Mapping[str, Any] | None) -> Any:
-    """Build a frozen ruleset from defaults plus house-rule overrides, checking every key."""
+    """Build a frozen ruleset from defaults plus house-rule overrides, checking every key, every
+    ``ALLOWED`` choice and every ``POSITIVE`` count the ruleset declares."""
     if overrides is None:
         overrides = {}
     if not isinstance(overrides, Mapping):
@@ -223,7 +300,9 @@ def make_ruleset(ruleset_type: type[Any], overrides: Mapping[str, Any] | None) -
                 parameter=name,
             )
         _check_parameter(ruleset_type, name, value)
-    return ruleset_type(**overrides)
+    ruleset = ruleset_type(**overrides)
+    _check_counts(ruleset, known)
+    return ruleset
 
 
 # The widest range of a house rule's number (a target, a count): any game's sensible value lies
@@ -249,6 +328,23 @@ def _check_parameter(ruleset_type: type[Any], name: str, value: Any) -> None:
             f"House rule {name!r} cannot be {value!r}; choose one of {choices}.",
             parameter=name,
         )
+
+
+def _check_counts(ruleset: Any, fields: Mapping[str, dataclasses.Field[Any]]) -> None:
+    """Refuse a house rule the ruleset declares ``POSITIVE`` (a target, an ante, a number of
+    rounds: ``{name: what it counts, or ""}``) unless it is a whole number of at least 1; one
+    whose default is None may be None (``session_rounds``: one round per player)."""
+    for name, unit in getattr(ruleset, "POSITIVE", {}).items():
+        value = getattr(ruleset, name)
+        if value is None and fields[name].default is None:
+            continue
+        if type(value) is not int or value < 1:
+            counted = f" of {unit}" if unit else ""
+            raise BadRuleset(
+                "ruleset.bad_value",
+                f"House rule {name!r} must be a positive whole number{counted}, not {value!r}.",
+                parameter=name,
+            )
 
 
 def check_seat_count(

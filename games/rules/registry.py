@@ -8,7 +8,10 @@ more entry in its ``GAMES`` (and ``FORMATS``, if it has a match).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+from collections.abc import Iterator
+from types import ModuleType
 from typing import Any
 
 from games.rules.base import Rules
@@ -72,6 +75,22 @@ def formats() -> list[str]:
     """Every match format, by name."""
     _load()
     return sorted(_FORMATS)
+
+
+@contextlib.contextmanager
+def including(family: ModuleType) -> Iterator[None]:
+    """``family``'s games and formats (a package as :data:`FAMILIES` names, kept elsewhere: a
+    made-up game of a test) kept while the block runs, and forgotten after it."""
+    _load()
+    added: list[tuple[dict[str, Any], str, Any]] = [(_RULES, r.kind, r) for r in family.GAMES]
+    added += [(_FORMATS, match.kind, match) for match in family.FORMATS]
+    for table, kind, entry in added:
+        _add(table, kind, entry)
+    try:
+        yield
+    finally:
+        for table, kind, _ in added:
+            table.pop(kind, None)
 
 
 def _load() -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from games.rules import registry
+from games.rules.wording import phrase as _sentence  # one wording of an id, shared with the pages
 
 STATUS = {
     "in_progress": "In progress",
@@ -11,18 +12,6 @@ STATUS = {
     "settled": "Settled",
     "abandoned": "Set aside",
     "unconfirmed": "Played: awaiting its players' confirmation",
-}
-
-# Names the rule books print that a plain "underscores to spaces" would get wrong.
-WORDS = {
-    "scarney": "Scarney",
-    "scarnie": "Scarnie",
-    "solitaire": "Solitaire",
-    "hl": "High-Low",
-    "3000": "3000",
-    "buchholz": "Buchholz",
-    "sonneborn": "Sonneborn",
-    "berger": "Berger",
 }
 
 
@@ -58,14 +47,6 @@ def label(key: str) -> str:
 
 def tiebreak(key: str) -> str:
     return TIEBREAKS.get(key) or _sentence(key)
-
-
-def _sentence(key: str) -> str:
-    words = key.replace("-", " ").replace("_", " ").split()
-    if not words:
-        return ""
-    text = " ".join(WORDS.get(word, word) for word in words)
-    return text[0].upper() + text[1:]
 
 
 def rated(rating: str) -> str:

@@ -1,5 +1,6 @@
 """What a dice game's page shows, read off the game's JSON: the faces to enter and how many, the
-stand, hit and double-down choices, and the kind's throws (games.pages.tables.dice_turns).
+stand, hit and double-down choices, and the kind's throws as its rules word them
+(``ThrowsDice.word_throws``).
 
 Arranged for the templates only (as games.pages.tables.presenting): what may be recorded comes from
 the game's ``expected``, and the service judges every throw.
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.pages.tables import dice_turns
 from games.rules import registry
 from games.rules.base import ThrowsDice
 
@@ -20,7 +20,7 @@ def dice(game: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
     rules = registry.get(game["kind"])  # an unknown kind is refused here, never drawn by guess
     if not isinstance(rules, ThrowsDice):
         raise TypeError(f"{game['kind']} is not a dice game.")
-    shown = dice_turns.presenter(game["kind"])(game, names)
+    shown = rules.word_throws(game, names)
     throwing = "dice.thrown" in game["expected"] and game["status"] == "in_progress"
     in_cup = view["in_cup"]
     return {

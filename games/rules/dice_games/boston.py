@@ -14,9 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
+from games.rules.base import Move, SeatScore, SetupWords, check_move, check_seat_count, make_ruleset
 from games.rules.dice import ORDINARY_FACES, PotEntry, read_faces
-from games.rules.errors import BadRuleset, BadSetup
+from games.rules.dice_games import words
+from games.rules.dice_games.turns import QueuedThrows
+from games.rules.errors import BadSetup
 from games.rules.events import THROWN
 from games.rules.shapes import CHIPS, SEAT, SEATS, Integer, ListOf, Nullable, Text, record
 
@@ -24,7 +26,6 @@ BOSTON, MULTIPLICATION = "going-to-boston", "multiplication"
 DICE = 3  # and so three throws: each sets one die aside
 MIN_SEATS, MAX_SEATS = 2, 20
 PLAYOFF, SPLIT = "playoff", "split"
-SETUP_KEYS = frozenset({"first_player", "carried"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,7 @@ class Ruleset:
         "boston_tie": (PLAYOFF, SPLIT),
         "sheet_entry_validation": ("strict", "lenient"),
     }
+    POSITIVE: ClassVar[Mapping[str, str]] = {"ante_chips": ""}  # games.rules.base.make_ruleset
 
     ante_chips: int = 1
     boston_tie: str = PLAYOFF
@@ -141,7 +143,7 @@ VIEW = record(
 )
 
 
-class BostonRules:
+class BostonRules(QueuedThrows):
     """The rule engine of one round of Going to Boston or Multiplication."""
 
     ruleset_type: type[Any] = Ruleset
@@ -155,9 +157,16 @@ class BostonRules:
     )
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
+    setup_words = SetupWords(
+        "The setup takes only 'first_player' and 'carried'; {unknown} is unknown."
+    )
 
     dice_faces = ORDINARY_FACES
     most_dice = DICE
+
+    def word_throws(self, game: dict[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
+        """This turn's throws, and what its page shows besides, in words (ThrowsDice)."""
+        return words.boston(game, names)
 
     def __init__(self, kind: str, name: str, score: Callable[[Sequence[str]], int]) -> None:
         self.kind = kind
@@ -165,11 +174,10 @@ class BostonRules:
         self.title = name
         self.score = score
 
-    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
+    def start(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """Every seat antes; the first player (seat 0 unless the setup says) throws first."""
         check_seat_count(self, seats, self.name)
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
-        check_ante(rules.ante_chips)
         first, carried = _read_setup(setup, seats)
         # Chips a split left in the pot stay there for this round (D-BOS-1); then every ante.
         carry = [PotEntry("carry", None, carried)] if carried else []
@@ -188,27 +196,10 @@ class BostonRules:
             return dataclasses.replace(state, throws=throws)
         return self._turn_done(state, throws)
 
-    def expected(self, state: State) -> list[str]:
-        return [] if state.over else [THROWN]
-
-    def legal_events(self, state: State) -> list[Move] | None:
-        return [] if state.over else None
-
-    def current_player(self, state: State) -> int | None:
-        return None if state.over else state.queue[0]
-
-    def is_terminal(self, state: State) -> bool:
-        return state.over
-
     def scores(self, state: State) -> tuple[SeatScore, ...]:
         """Each seat's turn score in the round itself (play-off scores only break the tie)."""
         points = {t.seat: t.score for t in state.turns if t.playoff == 0}
         return tuple(SeatScore(seat, points.get(seat, 0)) for seat in range(state.seats))
-
-    def result(self, state: State) -> Result | None:
-        if not state.over:
-            return None
-        return Result(self.scores(state), winners=state.winners)
 
     def view(self, state: State) -> dict[str, Any]:
         """Whose throw, how many dice in the cup, the dice set aside, every turn; the pot."""
@@ -266,26 +257,8 @@ class BostonRules:
         }
 
 
-def check_ante(ante: Any) -> None:
-    if not isinstance(ante, int) or isinstance(ante, bool) or ante < 1:
-        raise BadRuleset(
-            "ruleset.bad_value",
-            f"House rule 'ante_chips' must be a positive whole number, not {ante!r}.",
-            parameter="ante_chips",
-        )
-
-
-def _read_setup(setup: Any, seats: int) -> tuple[int, int]:
+def _read_setup(setup: Mapping[str, Any], seats: int) -> tuple[int, int]:
     """The first player (D-BOS-2) and chips carried in the pot from the last round (D-BOS-1)."""
-    if not isinstance(setup, Mapping):
-        raise BadSetup("setup.not_an_object", "The setup must be a JSON object.")
-    unknown = sorted(str(key) for key in setup if key not in SETUP_KEYS)
-    if unknown:
-        raise BadSetup(
-            "setup.unknown_key",
-            f"The setup takes only 'first_player' and 'carried'; {', '.join(unknown)} is unknown.",
-            keys=unknown,
-        )
     first = setup.get("first_player", 0)
     carried = setup.get("carried", 0)
     if not is_int(first) or not 0 <= first < seats:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from games.rules.base import Move
 from games.rules.dice_games.boston import (
@@ -24,12 +24,11 @@ from games.rules.dice_games.boston import (
     SPLIT,
     BostonRules,
     Ruleset,
-    check_ante,
     is_int,
     share_pot,
     top_seats,
 )
-from games.rules.errors import BadRuleset, IllegalEvent
+from games.rules.errors import IllegalEvent
 from games.rules.events import GAME_SCORED
 from games.rules.matches import (
     EntryWarning,
@@ -77,6 +76,8 @@ class SessionRuleset(Ruleset):
     ``session_rounds`` None (the default) plays one round per player, so each leads once.
     """
 
+    POSITIVE: ClassVar[Mapping[str, str]] = {**Ruleset.POSITIVE, "session_rounds": ""}
+
     session_rounds: int | None = None
 
 
@@ -88,22 +89,22 @@ class BostonSession(ScoredMatch):
     max_seats = MAX_SEATS
     events = {GAME_SCORED: ROUND}
 
-    def __init__(self, game: BostonRules, attainable: frozenset[int]) -> None:
+    def __init__(self, game: BostonRules, attainable: frozenset[int], line_words: str) -> None:
         self.kind = game.kind
         self.game = game
         self.attainable = attainable
+        self.line_words = line_words  # what a sheet's line adds up, in words
 
-    def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> ScoredMatchState:
-        state = super().initial_state(ruleset, seats, teams)
-        check_ante(state.ruleset.ante_chips)
-        rounds = state.ruleset.session_rounds
-        if rounds is not None and (not is_int(rounds) or rounds < 1):
-            raise BadRuleset(
-                "ruleset.bad_value",
-                f"House rule 'session_rounds' must be a positive whole number, not {rounds!r}.",
-                parameter="session_rounds",
-            )
-        return state
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        """The rule a sheet's lines follow and how the match ends, in one sentence."""
+        tie = (
+            " (a tie shares it)" if ruleset.get("boston_tie") == SPLIT else " (a tie is played off)"
+        )
+        rounds = ruleset.get("session_rounds")
+        session = f"a session is {rounds} rounds" if rounds else "a session is one round per player"
+        return (
+            f"Each line is a round, {self.line_words}: the highest takes the pot{tie}; {session}."
+        )
 
     def rounds(self, state: ScoredMatchState) -> int:
         return int(state.ruleset.session_rounds or state.seats)
@@ -247,5 +248,11 @@ def _payments(nets: Sequence[int]) -> list[tuple[int, int, int]]:
 
 SUMS = frozenset(range(3, 19))
 PRODUCTS = frozenset((a + b) * c for a in range(1, 7) for b in range(1, 7) for c in range(1, 7))
-BOSTON_MATCH = BostonSession(GOING_TO_BOSTON, SUMS)
-MULTIPLICATION_MATCH = BostonSession(MULTIPLICATION_RULES, PRODUCTS)
+BOSTON_MATCH = BostonSession(
+    GOING_TO_BOSTON, SUMS, "every player's three set-aside dice added up (3 to 18)"
+)
+MULTIPLICATION_MATCH = BostonSession(
+    MULTIPLICATION_RULES,
+    PRODUCTS,
+    "every player's first two set-aside dice times the last (2 to 72)",
+)

@@ -18,15 +18,18 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from games.rules.base import (
+    GameRules,
     Move,
     Result,
     SeatScore,
+    SetupWords,
     check_move,
     check_seat_count,
     highest_wins,
     make_ruleset,
 )
 from games.rules.dice import ORDINARY_FACES, read_faces
+from games.rules.dice_games import words
 from games.rules.dice_games.double_cameroon_scoring import (
     CATEGORIES,
     GROUP_SIZE,
@@ -51,7 +54,7 @@ from games.rules.dice_games.shapes import (
     TURNS,
     VIEW,
 )
-from games.rules.errors import BadSetup, IllegalEvent
+from games.rules.errors import IllegalEvent
 from games.rules.events import THROWN
 
 KIND = "double-cameroon"
@@ -112,7 +115,7 @@ class State:
         return self.turn % self.seats
 
 
-class DoubleCameroonRules:
+class DoubleCameroonRules(GameRules):
     """The rule engine of ``double-cameroon``."""
 
     kind = KIND
@@ -125,12 +128,15 @@ class DoubleCameroonRules:
     events = EVENTS
     view_shape = VIEW
     setup_shape = SETUP
+    setup_words = SetupWords("{game} takes no setup.", names_keys=False)
 
-    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
+    def word_throws(self, game: dict[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
+        """This turn's throws, and what its page shows besides, in words (ThrowsDice)."""
+        return words.double_cameroon(game, names)
+
+    def start(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """Seat 0 throws first (RULES.md 0.5); every sheet is empty."""
         check_seat_count(self, seats, "Double Cameroon")
-        if not isinstance(setup, Mapping) or setup:
-            raise BadSetup("setup.unknown_key", "Double Cameroon takes no setup.")
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
         return State(seats=seats, sheets=((),) * seats, ruleset=rules)
 

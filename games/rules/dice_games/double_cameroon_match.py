@@ -92,6 +92,13 @@ class DoubleCameroonMatch(OneGameMatch):
     max_seats = MAX_SEATS
     events = {GAME_SCORED: SHEET}
 
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        """The rule a sheet's lines follow and how the match ends, in one sentence."""
+        return (
+            "A match is one game: each player fills his ten boxes and the highest total wins (a "
+            "tie shares the win); nothing is paid."
+        )
+
     def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
         return no_payments(state.seats)
 

@@ -14,9 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
+from games.rules.base import Move, SeatScore, SetupWords, check_move, check_seat_count, make_ruleset
 from games.rules.dice import ORDINARY_DIE, ORDINARY_FACES, read_faces, thrown
-from games.rules.errors import BadRuleset, BadSetup
+from games.rules.dice_games import words
+from games.rules.dice_games.turns import QueuedThrows
 from games.rules.events import THROWN
 from games.rules.shapes import SEAT, Boolean, Integer, ListOf, Nullable, Text, record
 
@@ -37,6 +38,7 @@ class Ruleset:
         "hearts_due_reset_ones": (3, EXACTLY_THREE),
         "hearts_due_equal_turns": (True, False),
     }
+    POSITIVE: ClassVar[Mapping[str, str]] = {"hearts_due_target": ""}  # base.make_ruleset
 
     hearts_due_reset_ones: int | str = 3
     hearts_due_target: int = 100
@@ -121,7 +123,7 @@ VIEW = record(
 )
 
 
-class HeartsDueRules:
+class HeartsDueRules(QueuedThrows):
     """The rule engine of ``hearts-due``."""
 
     kind = KIND
@@ -134,14 +136,16 @@ class HeartsDueRules:
     events = EVENTS
     view_shape = VIEW
     setup_shape = record("Hearts Due takes no setup: seat 0 rolls first.")
+    setup_words = SetupWords("{game} takes no setup.", names_keys=False)
 
-    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
+    def word_throws(self, game: dict[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
+        """This turn's throws, and what its page shows besides, in words (ThrowsDice)."""
+        return words.hearts_due(game, names)
+
+    def start(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """Seat 0 rolls first (RULES.md 0.5); every total starts at 0."""
         check_seat_count(self, seats, "Hearts Due")
-        if not isinstance(setup, Mapping) or setup:
-            raise BadSetup("setup.unknown_key", "Hearts Due takes no setup.")
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
-        _check_target(rules.hearts_due_target)
         return State(seats=seats, totals=(0,) * seats, queue=tuple(range(seats)), ruleset=rules)
 
     def apply(self, state: State, move: Move) -> State:
@@ -151,26 +155,8 @@ class HeartsDueRules:
         faces = read_faces(move.data, DICE, ORDINARY_FACES)
         return _after_roll(state, faces)
 
-    def expected(self, state: State) -> list[str]:
-        return [] if state.over else [THROWN]
-
-    def legal_events(self, state: State) -> list[Move] | None:
-        """Rolls are chance: no list, until the game is over."""
-        return [] if state.over else None
-
-    def current_player(self, state: State) -> int | None:
-        return None if state.over else state.queue[0]
-
-    def is_terminal(self, state: State) -> bool:
-        return state.over
-
     def scores(self, state: State) -> tuple[SeatScore, ...]:
         return tuple(SeatScore(seat, total) for seat, total in enumerate(state.totals))
-
-    def result(self, state: State) -> Result | None:
-        if not state.over:
-            return None
-        return Result(self.scores(state), winners=state.winners)
 
     def view(self, state: State) -> dict[str, Any]:
         """Whose roll it is, with six dice in the cup, and the last round's rolls itemised.
@@ -191,15 +177,6 @@ class HeartsDueRules:
             },
             "totals": list(state.totals),
         }
-
-
-def _check_target(target: Any) -> None:
-    if not isinstance(target, int) or isinstance(target, bool) or target < 1:
-        raise BadRuleset(
-            "ruleset.bad_value",
-            f"House rule 'hearts_due_target' must be a positive whole number, not {target!r}.",
-            parameter="hearts_due_target",
-        )
 
 
 # --- scoring a roll ------------------------------------------------------------------------------

@@ -89,11 +89,15 @@ class HeartsDueMatch(OneGameMatch):
     max_seats = MAX_SEATS
     events = {GAME_SCORED: SHEET}
 
-    def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> ScoredMatchState:
-        state = super().initial_state(ruleset, seats, teams)
-        # The game's own checks of its house rules (a positive target) hold for the match too.
-        HEARTS_DUE.initial_state({}, state.ruleset, seats)
-        return state
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        """The rule a sheet's lines follow and how the match ends, in one sentence."""
+        equal = (
+            ", once everyone has rolled as often" if ruleset.get("hearts_due_equal_turns") else ""
+        )
+        return (
+            f"A match is one game to {ruleset.get('hearts_due_target')}: the highest total "
+            f"wins{equal}; nothing is paid."
+        )
 
     def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
         return no_payments(state.seats)

@@ -20,7 +20,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count
+from games.rules.base import (
+    GameRules,
+    Move,
+    Result,
+    SeatScore,
+    SetupWords,
+    check_move,
+    check_seat_count,
+    make_ruleset,
+)
 from games.rules.dice import (
     LONG,
     SCARNEY_DIE,
@@ -32,8 +41,8 @@ from games.rules.dice import (
     seating_throw_view,
     thrown,
 )
-from games.rules.errors import BadSetup
 from games.rules.events import DOUBLE_DOWN, THROWN
+from games.rules.put_and_take import words
 from games.rules.put_and_take.play import (
     HANDLERS,
     may_throw_for_seats,
@@ -64,7 +73,6 @@ from games.rules.put_and_take.state import (
     Seating,
     State,
     Throw,
-    checked_ruleset,
     nets,
     seated_from,
 )
@@ -150,7 +158,7 @@ VIEW = record(
 )
 
 
-class PutAndTakeRules:
+class PutAndTakeRules(GameRules):
     """The rule engine of ``scarney-put-and-take`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
@@ -163,21 +171,21 @@ class PutAndTakeRules:
     events = EVENTS
     view_shape = VIEW
     setup_shape = record("Put-and-Take takes no setup.")
+    setup_words = SetupWords("Put-and-Take takes no setup; {unknown} is unknown.", names_keys=False)
     report_shape = record(
         "What the session's match needs beyond the nets.",
         rounds=Integer(0, doc="rounds played"),
         abandoned=Boolean(doc="the session ended mid-round"),
     )
 
-    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
+    def word_throws(self, game: dict[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
+        """This turn's throws, and what its page shows besides, in words (ThrowsDice)."""
+        return words.put_and_take(game, names)
+
+    def start(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """A session before its first round; seat 0 shoots first unless seats are thrown for."""
         check_seat_count(self, seats, "Put-and-Take")
-        if setup is not None and not isinstance(setup, Mapping):
-            raise BadSetup("setup.not_an_object", "The setup must be a JSON object.")
-        if setup:
-            keys = ", ".join(sorted(str(key) for key in setup))
-            raise BadSetup("setup.unknown_key", f"Put-and-Take takes no setup; {keys} is unknown.")
-        rules = checked_ruleset(ruleset)
+        rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
         return State(rules, seats, tuple(range(seats)), seat_nets=(0,) * seats)
 
     def apply(self, state: State, move: Move) -> State:

@@ -5,7 +5,7 @@ The format is registered by :mod:`games.rules.put_and_take.game`, the game's ent
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.rules.errors import IllegalEvent
@@ -16,7 +16,7 @@ from games.rules.matches import (
     cumulative,
     payments_settlement,
 )
-from games.rules.put_and_take.state import KIND, MAX_SEATS, Ruleset, checked_ruleset
+from games.rules.put_and_take.state import KIND, MAX_SEATS, Ruleset
 from games.rules.shapes import Integer, ListOf, Nullable, record
 
 NETS = ListOf(
@@ -44,8 +44,11 @@ class PutAndTakeMatch(OneGameMatch):
         )
     }
 
-    def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> ScoredMatchState:
-        return super().initial_state(checked_ruleset(ruleset), seats, teams)
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        """The rule a sheet's lines follow and how the match ends, in one sentence."""
+        return (
+            "A match is one session: each line is every player's net chips, and the nets sum to 0."
+        )
 
     def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
         """The nets as payments: each loser, in seat order, pays the winners in seat order."""

@@ -14,9 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, overload
 
-from games.rules.base import make_ruleset
 from games.rules.dice import DEAD, PotEntry, number_total
-from games.rules.errors import BadRuleset
 from games.rules.events import DOUBLE_DOWN, THROWN
 
 KIND = "scarney-put-and-take"
@@ -44,6 +42,8 @@ class Ruleset:
         "put_take_abandoned_pot": ("split_equally", "to_contributors"),
         "sheet_entry_validation": ("strict", "lenient"),
     }
+    # D-PT-6: any count of chips from 1 (games.rules.base.make_ruleset).
+    POSITIVE: ClassVar[Mapping[str, str]] = {"ante_chips": "chips"}
 
     ante_chips: int = 1
     put_take_after_short_take: str = "left_of_shooter"
@@ -240,19 +240,6 @@ def classify(faces: Sequence[str]) -> tuple[str, int]:
 def nets(state: State) -> list[int]:
     """Each seat's chips received minus chips paid."""
     return list(state.seat_nets)
-
-
-def checked_ruleset(ruleset: Any) -> Ruleset:
-    """The effective ruleset; ``ante_chips`` must be a positive whole number (D-PT-6)."""
-    rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
-    ante = rules.ante_chips
-    if not isinstance(ante, int) or isinstance(ante, bool) or ante < 1:
-        raise BadRuleset(
-            "ruleset.bad_value",
-            f"House rule 'ante_chips' must be a positive whole number of chips, not {ante!r}.",
-            parameter="ante_chips",
-        )
-    return rules
 
 
 # --- turn order ----------------------------------------------------------------------------------

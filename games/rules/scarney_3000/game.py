@@ -30,9 +30,17 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
-from games.rules.base import Move, Result, SeatScore, check_seat_count, make_ruleset
+from games.rules.base import (
+    GameRules,
+    Move,
+    Result,
+    SeatScore,
+    SetupWords,
+    check_seat_count,
+    make_ruleset,
+)
 from games.rules.dice import (
     PARTNER_THROWS,
     SCARNEY_DIE,
@@ -49,6 +57,7 @@ from games.rules.dice import (
 )
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import STOOD, THROWN
+from games.rules.scarney_3000 import words
 from games.rules.scarney_3000.play import (
     DRAWING,
     MAY_STAND,
@@ -107,7 +116,7 @@ def events_declared(most_seats: int) -> dict[str, Record]:
 # --- the rule engine -----------------------------------------------------------------------------
 
 
-class Scarney3000Rules:
+class Scarney3000Rules(GameRules):
     """The rule engine of ``scarney-3000`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
@@ -119,7 +128,6 @@ class Scarney3000Rules:
     max_seats = MAX_SEATS
     name = "Scarney 3000"
 
-    SETUP_KEYS: ClassVar[frozenset[str]] = frozenset({"first_shooter", "seating_throws"})
     DRAW_KEY = "seating_throws"
     events = events_declared(MAX_SEATS)
     view_shape = view_declared(MAX_SEATS, sides=False)
@@ -130,13 +138,16 @@ class Scarney3000Rules:
         seating_throws=SEATING_THROWS,
     )
     report_shape = report_declared(MAX_SEATS, sides=False)
+    setup_words = SetupWords("{game}'s setup takes only {keys}; {unknown} is unknown.")
 
-    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
+    def word_throws(self, game: dict[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
+        """This turn's throws, and what its page shows besides, in words (ThrowsDice)."""
+        return words.scarney_3000(game, names)
+
+    def start(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """Seat 0 (or ``first_shooter``) shoots first, unless the draw is to be recorded."""
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
         self._check_seats(seats)
-        setup = _setup_of(setup)
-        _refuse_unknown_setup(setup, self.SETUP_KEYS, self.name)
         state = State(seats=seats, ruleset=rules, teams=self._teams(setup, seats))
         if setup_flag(setup, self.DRAW_KEY):
             if "first_shooter" in setup:
@@ -245,7 +256,6 @@ class PartnershipScarney3000Rules(Scarney3000Rules):
     max_seats = MAX_PARTNERS
     name = "Partnership Scarney 3000"
 
-    SETUP_KEYS = frozenset({"teams", "first_shooter", "partner_throws"})
     DRAW_KEY = "partner_throws"
     events = events_declared(MAX_PARTNERS)
     view_shape = view_declared(MAX_PARTNERS, sides=True)
@@ -292,25 +302,6 @@ class PartnershipScarney3000Rules(Scarney3000Rules):
         order = tuple(seat for pair in zip(high, low, strict=True) for seat in pair)
         teams = (tuple(sorted(high)), tuple(sorted(low)))
         return start_play(dataclasses.replace(state, teams=teams), order)
-
-
-def _setup_of(setup: Any) -> Mapping[str, Any]:
-    if setup is None:
-        return {}
-    if not isinstance(setup, Mapping):
-        raise BadSetup("setup.not_an_object", "The setup must be a JSON object.")
-    return setup
-
-
-def _refuse_unknown_setup(setup: Mapping[str, Any], known: frozenset[str], name: str) -> None:
-    unknown = sorted(str(key) for key in setup if key not in known)
-    if unknown:
-        takes = f"only {', '.join(sorted(known))}" if known else "nothing"
-        raise BadSetup(
-            "setup.unknown_key",
-            f"{name}'s setup takes {takes}; {', '.join(unknown)} is unknown.",
-            keys=unknown,
-        )
 
 
 def alternate_sides(seats: int) -> tuple[tuple[int, ...], ...]:

@@ -114,6 +114,19 @@ class Scarney3000Match(OneGameMatch):
     game_rules: Scarney3000Rules = Scarney3000Rules()
     events = sheet_events(MAX_SEATS, min_seats)
 
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        """The rule a sheet's lines follow and how the match ends, in one sentence."""
+        target = ruleset.get("s3000_target")
+        if ruleset.get("s3000_equal_turns"):
+            end = (
+                f"once a player stands at {target} or more the round is played out, and the highest"
+            )
+        else:
+            end = f"the first to stand at {target} or more"
+        return (
+            f"A match is one game: {end} wins and collects the difference from each other player."
+        )
+
     def settlement(self, state: ScoredMatchState) -> dict[str, Any]:
         entry = state.entries[0]
         order = _report_seats(entry.report.get("order"), state.seats)
@@ -166,6 +179,13 @@ class PartnershipScarney3000Match(Scarney3000Match):
     max_seats = MAX_PARTNERS
     game_rules = PartnershipScarney3000Rules()
     events = sheet_events(MAX_PARTNERS, min_seats)
+
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        """The rule a sheet's lines follow and how the match ends, in one sentence."""
+        return (
+            f"A match is one game to {ruleset.get('s3000_target')}, each turn added to the "
+            "shooter's side: each partner of the winning side collects the side difference."
+        )
 
     def check_teams(self, teams: Any, seats: int) -> tuple[tuple[int, ...], ...]:
         if seats not in (4, 6):

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from games.rules.dice import DEAD
-from games.rules.errors import BadRuleset
 
 SCORED, UNCONFIRMED, BUST = "scored", "unconfirmed", "bust"
 
@@ -47,20 +46,12 @@ class Ruleset:
         "s3000_equal_turns": (False, True),
         "sheet_entry_validation": ("strict", "lenient"),
     }
+    POSITIVE: ClassVar[Mapping[str, str]] = {"s3000_target": ""}  # games.rules.base.make_ruleset
 
     s3000_bonus_table: str = "as_printed"
     s3000_target: int = 3000
     s3000_equal_turns: bool = False
     sheet_entry_validation: str = "strict"
-
-    def __post_init__(self) -> None:
-        target = self.s3000_target
-        if not isinstance(target, int) or isinstance(target, bool) or target <= 0:
-            raise BadRuleset(
-                "ruleset.bad_value",
-                f"House rule 's3000_target' must be a positive whole number, not {target!r}.",
-                parameter="s3000_target",
-            )
 
 
 # --- one throw -----------------------------------------------------------------------------------

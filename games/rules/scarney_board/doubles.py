@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from games.rules.base import Move, Result, SeatScore, highest_wins, make_ruleset
+from games.rules.base import GameRules, Move, Result, SeatScore, highest_wins, make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import JUMPED, SCARNEY_CALLED, TAKEN_OFF
 from games.rules.scarney_board import placing, shapes
@@ -48,7 +48,6 @@ NAME = "Scarney Doubles"
 TAKEOFF_1, TAKEOFF_2, JUMPING, OVER = "takeoff_1", "takeoff_2", "jumping", "over"
 
 EVENT_TYPES = placing.EVENT_TYPES | {TAKEN_OFF, JUMPED, SCARNEY_CALLED}
-SETUP_KEYS = frozenset({"starter", "position", "to_move"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +142,7 @@ VIEW = record(
 )
 
 
-class DoublesRules:
+class DoublesRules(GameRules):
     """The rule engine of ``scarney-doubles`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
@@ -156,11 +155,11 @@ class DoublesRules:
     min_seats = 2
     max_seats = 2
 
-    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
+    def start(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """The starter's colour choice, or a study position with the player to jump."""
         placing.check_two_seats(seats, NAME)
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
-        given = placing.read_setup(setup, SETUP_KEYS, NAME)
+        given = setup
         starter = placing.setup_seat(given, "starter", 0, 2)
         sides = Sides(starter, 1 - starter)
         position = placing.setup_position(given)

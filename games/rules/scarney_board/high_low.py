@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, ClassVar
 
-from games.rules.base import Move, Result, SeatScore, make_ruleset
+from games.rules.base import GameRules, Move, Result, SeatScore, make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import REMOVED
 from games.rules.scarney_board import placing, shapes
@@ -45,7 +45,6 @@ NAME = "High-Low Scarney"
 PLAY, OVER = "play", "over"
 
 EVENT_TYPES = placing.EVENT_TYPES | {REMOVED}
-SETUP_KEYS = frozenset({"starter", "position", "to_move"})
 
 MOST_AT_ONCE = 3  # a single, a pair or a triple
 HIGH_LOW_MIN = 3  # an undoubled winner's score is 3 to 34 (5.6, C.3)
@@ -136,7 +135,7 @@ VIEW = record(
 )
 
 
-class HighLowRules:
+class HighLowRules(GameRules):
     """The rule engine of ``high-low-scarney`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
@@ -154,11 +153,11 @@ class HighLowRules:
     min_seats = 2
     max_seats = 2
 
-    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
+    def start(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """The starter's colour choice, or a study position (a trap) with the player to move."""
         placing.check_two_seats(seats, NAME)
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
-        given = placing.read_setup(setup, SETUP_KEYS, NAME)
+        given = setup
         starter = placing.setup_seat(given, "starter", 0, 2)
         sides = Sides(starter, 1 - starter)
         # A game ends with one pawn left, so a position needs two for a move to be made.

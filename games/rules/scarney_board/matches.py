@@ -125,6 +125,12 @@ class SinglesMatch(BoardMatch):
 
     ruleset_type: type[Any] = SinglesRuleset
 
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        return (
+            "Only the active player scores in each game (the others 0); after "
+            f"{SINGLES_ROUNDS} rounds the highest match score wins, with a bonus of {MATCH_BONUS}."
+        )
+
     def is_complete(self, state: ScoredMatchState) -> bool:
         return singles_progress(state).complete
 
@@ -267,6 +273,13 @@ class DoublesMatch(BoardMatch):
 
     ruleset_type: type[Any] = DoublesRuleset
 
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        return (
+            f"The two scores of a game total {DOUBLES_GAME_TOTAL}; the match ends after the game "
+            f"that takes a player to {TARGET} or more with the scores unequal, and the higher wins "
+            f"a bonus of {MATCH_BONUS}."
+        )
+
     def is_complete(self, state: ScoredMatchState) -> bool:
         """Over after a game leaving a score of 100 or more and the two scores unequal (D-DBL-5)."""
         scores = cumulative(state)
@@ -331,6 +344,12 @@ class HighLowMatch(BoardMatch):
     min_seats = 2
     max_seats = 2
     events = shapes.HIGH_LOW_MATCH_EVENTS
+
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        return (
+            "Only the winner of a game scores (the other 0); the first to reach "
+            f"{TARGET} wins the match."
+        )
 
     def draw(self, state: ScoredMatchState, move: Move) -> ScoredMatchState:
         return two_pawn_pick(state, move)

@@ -256,23 +256,6 @@ def check_two_seats(seats: int, game: str) -> None:
         raise BadSetup("game.bad_seats", f"{game} has two players, not {seats}.", seats=seats)
 
 
-def read_setup(setup: Any, keys: frozenset[str], game: str) -> Mapping[str, Any]:
-    """The setup object, refusing keys the game does not take."""
-    if setup is None:
-        return {}
-    if not isinstance(setup, Mapping):
-        raise BadSetup("setup.not_an_object", "The setup must be a JSON object.")
-    unknown = sorted(str(key) for key in setup if key not in keys)
-    if unknown:
-        raise BadSetup(
-            "setup.unknown_key",
-            f"{game}'s setup takes only {', '.join(sorted(keys))}; "
-            f"{', '.join(unknown)} {'is' if len(unknown) == 1 else 'are'} unknown.",
-            keys=unknown,
-        )
-    return setup
-
-
 def setup_seat(setup: Mapping[str, Any], key: str, default: int, seats: int) -> int:
     """The seat ``setup[key]`` names (absent or null: ``default``), checked against the table."""
     value = setup.get(key)

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from games.rules.base import Move, Result, SeatScore, check_seat_count, make_ruleset
+from games.rules.base import GameRules, Move, Result, SeatScore, check_seat_count, make_ruleset
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import JUMPED, SCARNEY_CALLED, TAKEN_OFF
 from games.rules.scarney_board import placing, shapes
@@ -46,8 +46,6 @@ NAME = "Scarney Singles"
 TAKEOFF, JUMPING, OVER = "takeoff", "jumping", "over"
 
 EVENT_TYPES = placing.EVENT_TYPES | {TAKEN_OFF, JUMPED, SCARNEY_CALLED}
-
-SETUP_KEYS = frozenset({"active", "opponent", "position"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +136,7 @@ VIEW = record(
 )
 
 
-class SinglesRules:
+class SinglesRules(GameRules):
     """The rule engine of ``scarney-singles`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
@@ -151,11 +149,11 @@ class SinglesRules:
     min_seats = 2
     max_seats = MAX_SEATS
 
-    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
+    def start(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """The colour choice of the active player, or a study position ready for jumps."""
         check_seat_count(self, seats, NAME)
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)
-        given = placing.read_setup(setup, SETUP_KEYS, NAME)
+        given = setup
         sides = _roles(given, seats)
         position = placing.setup_position(given)
         if position is None:

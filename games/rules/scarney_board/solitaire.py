@@ -17,7 +17,16 @@ from functools import cache
 from itertools import combinations
 from typing import Any, ClassVar
 
-from games.rules.base import BonusAward, Move, Result, SeatScore, check_move, make_ruleset
+from games.rules.base import (
+    BonusAward,
+    GameRules,
+    Move,
+    Result,
+    SeatScore,
+    SetupWords,
+    check_move,
+    make_ruleset,
+)
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import JUMPED, SCARNEY_CALLED, TAKEN_OFF
 from games.rules.scarney_board.board import (
@@ -109,7 +118,7 @@ class State:
     study: bool = False
 
 
-class SolitaireRules:
+class SolitaireRules(GameRules):
     """The rule engine of ``scarney-solitaire`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
@@ -117,11 +126,12 @@ class SolitaireRules:
     ruleset_type: type[Any] = Ruleset
     events = SOLITAIRE_EVENTS
     setup_shape = SOLITAIRE_SETUP
+    setup_words = SetupWords("{game}'s setup takes only 'position'; {unknown} is unknown.")
     view_shape = SOLITAIRE_VIEW
     min_seats = 1
     max_seats = 1
 
-    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
+    def start(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """The empty board awaiting the layout, or a study position ready for jumps."""
         if seats != 1:
             raise BadSetup(
@@ -189,19 +199,8 @@ class SolitaireRules:
 # --- setup ---------------------------------------------------------------------------------------
 
 
-def _study_position(setup: Any) -> Board | None:
+def _study_position(setup: Mapping[str, Any]) -> Board | None:
     """The study position of ``setup``, or None when the player lays out the board himself."""
-    if setup is None:
-        return None
-    if not isinstance(setup, Mapping):
-        raise BadSetup("setup.not_an_object", "The setup must be a JSON object.")
-    unknown = sorted(str(key) for key in setup if key != "position")
-    if unknown:
-        raise BadSetup(
-            "setup.unknown_key",
-            f"Scarney Solitaire's setup takes only 'position'; {', '.join(unknown)} is unknown.",
-            keys=unknown,
-        )
     if setup.get("position") is None:
         return None
     board = parse_position(setup["position"], error=BadSetup)

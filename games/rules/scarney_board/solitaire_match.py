@@ -6,6 +6,7 @@ totals, no settlement. Live games arrive as ``game.finished``; a finished sheet'
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any
@@ -56,6 +57,13 @@ class SolitaireMatchRules:
             ),
         )
     }
+
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        """The rule a sheet's lines follow and how the match ends, in one sentence."""
+        return (
+            "Each line is one game's total score, bonus included; a match is "
+            f"{self.GAMES_PER_MATCH} games, rated on their sum."
+        )
 
     def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> SolitaireMatchState:
         if seats != 1:

@@ -31,7 +31,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
+from games.rules.base import (
+    GameRules,
+    Move,
+    Result,
+    SeatScore,
+    SetupWords,
+    check_move,
+    check_seat_count,
+    make_ruleset,
+)
 from games.rules.errors import IllegalEvent
 from games.rules.events import REMOVED
 from games.rules.scarnie.play import colours_seen, in_dealing, in_play, legal_removals
@@ -206,7 +215,7 @@ REPORT = record(
 # --- the rule engine -----------------------------------------------------------------------------
 
 
-class ScarnieRules:
+class ScarnieRules(GameRules):
     """The rule engine of one Scarnie deal (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
@@ -214,12 +223,13 @@ class ScarnieRules:
     ruleset_type: type[Any] = Ruleset
     events = EVENTS
     setup_shape = SETUP
+    setup_words = SetupWords("{game}'s setup takes {keys}; {unknown} is unknown.")
     view_shape = VIEW
     report_shape = REPORT
     min_seats = 2
     max_seats = MAX_SEATS
 
-    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
+    def start(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """The deal awaiting its pawns; the setup gives the match's roles (or a table's own)."""
         check_seat_count(self, seats, "Scarnie")
         rules = ruleset if isinstance(ruleset, Ruleset) else make_ruleset(Ruleset, ruleset)

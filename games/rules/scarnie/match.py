@@ -71,6 +71,13 @@ class ScarnieMatch(ScoredMatch):
         ),
     }
 
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        """The rule a sheet's lines follow and how the match ends, in one sentence."""
+        return (
+            "Only a deal's scorer scores (the last pawn's number × its position's multiplier; the "
+            f"others 0); the first to reach {TARGET} alone wins."
+        )
+
     def check_teams(self, teams: Any, seats: int) -> tuple[tuple[int, ...], ...]:
         return read_teams(teams, seats, "match.bad_teams")
 

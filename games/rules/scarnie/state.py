@@ -220,22 +220,9 @@ def stations_in_play(seats: int, ruleset: Ruleset) -> tuple[int, ...]:
 
 # --- setup ---------------------------------------------------------------------------------------
 
-_SETUP_KEYS = frozenset({"dealer", "deal", "scores_before", "teams", "colours"})
 
-
-def state_from_setup(setup: Any, ruleset: Ruleset, seats: int) -> State:
-    if setup is None:
-        setup = {}
-    if not isinstance(setup, Mapping):
-        raise BadSetup("setup.not_an_object", "The setup must be a JSON object.")
-    unknown = sorted(str(key) for key in setup if key not in _SETUP_KEYS)
-    if unknown:
-        raise BadSetup(
-            "setup.unknown_key",
-            f"Scarnie's setup takes {', '.join(sorted(_SETUP_KEYS))}; "
-            f"{', '.join(unknown)} is unknown.",
-            keys=unknown,
-        )
+def state_from_setup(setup: Mapping[str, Any], ruleset: Ruleset, seats: int) -> State:
+    """The deal awaiting its pawns, from a setup of the declared keys (games.rules.base)."""
     dealer = _setup_dealer(setup.get("dealer", 0), seats)
     return State(
         DEALING,

@@ -14,9 +14,18 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
-from games.rules.base import Move, Result, SeatScore, check_move, check_seat_count, make_ruleset
+from games.rules.base import (
+    GameRules,
+    Move,
+    Result,
+    SeatScore,
+    SetupWords,
+    check_move,
+    check_seat_count,
+    make_ruleset,
+)
 from games.rules.dice import (
     LONG,
     SCARNEY_DIE,
@@ -33,6 +42,7 @@ from games.rules.dice import (
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import DOUBLE_DOWN, STOOD, THROWN
 from games.rules.shapes import SEAT, Boolean, Integer, ListOf, Nullable, Record, record
+from games.rules.straight_dice import words
 from games.rules.straight_dice.play import (
     EVENT_TYPES,
     Seating,
@@ -124,7 +134,7 @@ def report_declared(most_seats: int, most_sides: int) -> Record:
 # --- the rule engine -----------------------------------------------------------------------------
 
 
-class StraightDiceRules:
+class StraightDiceRules(GameRules):
     """The rule engine of ``straight-scarney-dice`` (the ``Rules`` protocol of games.rules.base)."""
 
     kind = KIND
@@ -135,7 +145,6 @@ class StraightDiceRules:
     ruleset_type: type[Any] = Ruleset
     min_seats = 2
     max_seats = MAX_SEATS
-    SETUP_KEYS: ClassVar[frozenset[str]] = frozenset({"seating_throws", "first_shooter"})
     events = events_declared(MAX_SEATS)
     view_shape = view_declared(MAX_SEATS, MAX_SEATS)
     setup_shape = record(
@@ -145,14 +154,18 @@ class StraightDiceRules:
         first_shooter=first_shooter(MAX_SEATS),
     )
     report_shape = report_declared(MAX_SEATS, MAX_SEATS)
+    setup_words = SetupWords("{game}'s setup takes {keys}; {unknown} is unknown.")
 
-    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
+    def word_throws(self, game: dict[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
+        """This turn's throws, and what its page shows besides, in words (ThrowsDice)."""
+        return words.straight_dice(game, names)
+
+    def start(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """Seat 0 shoots first (or ``first_shooter``), unless seating throws are to be recorded."""
         self._check_seats(seats)
         rules = ruleset if isinstance(ruleset, self.ruleset_type) else make_ruleset(
             self.ruleset_type, ruleset
         )  # fmt: skip
-        setup = _setup_object(setup, self.SETUP_KEYS, self.name)
         sides = self.sides_of(setup, seats)
         state = State(rules, seats, sides)
         if setup_flag(setup, self.throws_key()):
@@ -294,24 +307,6 @@ class StraightDiceRules:
                 return dataclasses.replace(state, seating=seating)
         throws = state.seating.throws if state.seating else ()
         return self.seated(dataclasses.replace(state, seating=None, seating_throws=throws), ranking)
-
-
-# --- setup ---------------------------------------------------------------------------------------
-
-
-def _setup_object(setup: Any, keys: frozenset[str], name: str) -> Mapping[str, Any]:
-    if setup is None:
-        return {}
-    if not isinstance(setup, Mapping):
-        raise BadSetup("setup.not_an_object", "The setup must be a JSON object.")
-    unknown = sorted(str(key) for key in setup if key not in keys)
-    if unknown:
-        raise BadSetup(
-            "setup.unknown_key",
-            f"{name}'s setup takes {', '.join(sorted(keys))}; {', '.join(unknown)} is unknown.",
-            keys=unknown,
-        )
-    return setup
 
 
 STRAIGHT_DICE = StraightDiceRules()

@@ -93,6 +93,10 @@ class StraightDiceMatch(OneGameMatch):
     max_seats = MAX_SEATS
     events = sheet_events(MAX_SEATS, min_seats)
 
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        """The rule a sheet's lines follow and how the match ends, in one sentence."""
+        return "A match is one game of seven frames each: the highest total takes the pot."
+
     def sides(self, state: ScoredMatchState) -> tuple[tuple[int, ...], ...]:
         return tuple((seat,) for seat in range(state.seats))
 

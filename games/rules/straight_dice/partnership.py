@@ -53,7 +53,6 @@ class PartnershipDiceRules(StraightDiceRules):
     ruleset_type: type[Any] = PartnershipRuleset
     min_seats = 4
     max_seats = 6
-    SETUP_KEYS: ClassVar[frozenset[str]] = frozenset({"teams", "partner_throws", "first_shooter"})
     events = events_declared(MOST_PLAYERS)
     view_shape = view_declared(MOST_PLAYERS, SIDES)
     setup_shape = record(
@@ -159,6 +158,13 @@ class PartnershipDiceMatch(StraightDiceMatch):
     min_seats = 4
     max_seats = 6
     events = sheet_events(MOST_PLAYERS, min_seats)
+
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        """The rule a sheet's lines follow and how the match ends, in one sentence."""
+        return (
+            "A match is one game of seven frames each: the side with the higher total takes the "
+            "pot, divided among its partners."
+        )
 
     def check_teams(self, teams: Any, seats: int) -> tuple[tuple[int, ...], ...]:
         if seats not in PLAYERS:

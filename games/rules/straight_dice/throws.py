@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.rules.dice import DEAD, OPPOSITE, number_total
-from games.rules.errors import BadRuleset
 
 DICE = 5
 
@@ -43,21 +42,13 @@ class Ruleset:
         "little_scarney_on_four_dice": (True, False),
         "sheet_entry_validation": ("strict", "lenient"),
     }
+    # D-SSD-11: any count of chips from 1, so no closed list (games.rules.base).
+    POSITIVE: ClassVar[Mapping[str, str]] = {"ante_chips": "chips"}
 
     ante_chips: int = 1
     little_scarney_counts_live_die: bool = False
     little_scarney_on_four_dice: bool = False
     sheet_entry_validation: str = "strict"
-
-    def __post_init__(self) -> None:
-        # D-SSD-11: any positive whole number of chips, so no closed list of values.
-        ante = self.ante_chips
-        if not isinstance(ante, int) or isinstance(ante, bool) or ante < 1:
-            raise BadRuleset(
-                "ruleset.bad_value",
-                f"House rule 'ante_chips' must be a positive whole number of chips, not {ante!r}.",
-                parameter="ante_chips",
-            )
 
 
 # --- evaluating one throw (RULES.md 7.5) ---------------------------------------------------------

@@ -24,8 +24,6 @@ from typing import Any, ClassVar
 
 from games.rules.base import (
     Move,
-    Result,
-    SeatScore,
     check_expected,
     check_move,
 )
@@ -37,11 +35,11 @@ from games.rules.tarot.recording import (
     DEALT,
     DISCARDED,
     HAND_ENDED,
-    MOST_SEATS,
     PLAYED,
     WON,
     Table,
 )
+from games.rules.tarot.rule_modules import RecordedHandRules
 from games.rules.tarot.shapes import AFFAIR, MARRIAGE, REFUSED, RUFF, SUMMONED
 
 KIND = "courtship-rules"
@@ -74,24 +72,21 @@ class State:
     summons_open: bool = False
     summons: tuple[dict[str, Any], ...] = ()
 
+    @property
+    def over(self) -> bool:
+        return self.table.over
 
-class CourtshipRules:
+
+class CourtshipRules(RecordedHandRules):
     """The rule engine of one hand under Courtship Rules, in recording mode."""
 
     kind = KIND
     title = "Courtship Rules"
     ruleset_type: type[Any] = Ruleset
+    state_type = State
+    seats_verb = "are kept for"
     events = shapes.COURTSHIP_EVENTS
-    setup_shape = shapes.SETUP
     view_shape = shapes.COURTSHIP_VIEW
-    min_seats = 2
-    max_seats = MOST_SEATS
-
-    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
-        rules, table = recording.start_hand(
-            self, setup, ruleset, seats, "Courtship Rules", "are kept for"
-        )
-        return State(table, rules)
 
     def apply(self, state: State, move: Move) -> State:
         check_move(move, EVENT_TYPES, "Courtship Rules", state.table.over, cards.HAND_OVER)
@@ -128,23 +123,8 @@ class CourtshipRules:
             return None
         return [*plays, *_summons_moves(state)]
 
-    def current_player(self, state: State) -> int | None:
-        return recording.table_player(state.table)
-
-    def is_terminal(self, state: State) -> bool:
-        return state.table.over
-
-    def scores(self, state: State) -> tuple[SeatScore, ...]:
-        """Card points and scoring belong to the base game (19.3): none is computed here."""
-        return tuple(SeatScore(s, 0) for s in range(state.table.seats))
-
-    def result(self, state: State) -> Result | None:
-        return Result(self.scores(state), ()) if state.table.over else None
-
-    def view(self, state: State) -> dict[str, Any]:
+    def module_view(self, state: State) -> dict[str, Any]:
         return {
-            **state.table.as_dict(),
-            "base_game": state.ruleset.base_game,
             "specials": [
                 [{"play": i, "rule": rule} for i, rule in trick]
                 for trick in (*state.history, state.specials)

@@ -24,8 +24,6 @@ from typing import Any, ClassVar
 
 from games.rules.base import (
     Move,
-    Result,
-    SeatScore,
     check_expected,
     check_move,
 )
@@ -38,11 +36,11 @@ from games.rules.tarot.recording import (
     DEALT,
     DISCARDED,
     HAND_ENDED,
-    MOST_SEATS,
     PLAYED,
     WON,
     Table,
 )
+from games.rules.tarot.rule_modules import RecordedHandRules
 from games.rules.tarot.shapes import ASIDE
 
 KIND = "last-laugh"
@@ -80,23 +78,16 @@ class State:
         return self.table.over and self.exchange_due is None
 
 
-class LastLaughRules:
+class LastLaughRules(RecordedHandRules):
     """The rule engine of one Last Laugh hand in recording mode."""
 
     kind = KIND
     title = "Last Laugh"
     ruleset_type: type[Any] = Ruleset
+    state_type = State
+    seats_verb = "is kept for"
     events = shapes.LAST_LAUGH_EVENTS
-    setup_shape = shapes.SETUP
     view_shape = shapes.LAST_LAUGH_VIEW
-    min_seats = 2
-    max_seats = MOST_SEATS
-
-    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
-        rules, table = recording.start_hand(
-            self, setup, ruleset, seats, "Last Laugh", "is kept for"
-        )
-        return State(table, rules)
 
     def apply(self, state: State, move: Move) -> State:
         check_move(move, EVENT_TYPES, "Last Laugh", state.over, cards.HAND_OVER)
@@ -147,20 +138,8 @@ class LastLaughRules:
             return state.butt
         return recording.table_player(state.table)
 
-    def is_terminal(self, state: State) -> bool:
-        return state.over
-
-    def scores(self, state: State) -> tuple[SeatScore, ...]:
-        """Scoring belongs to the base game (18.4): none is computed here."""
-        return tuple(SeatScore(s, 0) for s in range(state.table.seats))
-
-    def result(self, state: State) -> Result | None:
-        return Result(self.scores(state), ()) if state.over else None
-
-    def view(self, state: State) -> dict[str, Any]:
+    def module_view(self, state: State) -> dict[str, Any]:
         return {
-            **state.table.as_dict(),
-            "base_game": state.ruleset.base_game,
             "fool_holder": state.fool_holder,
             "butt": state.butt,
             "butt_due": state.butt_due,

@@ -33,11 +33,11 @@ from games.rules.tarot.recording import (
     DEALT,
     DISCARDED,
     HAND_ENDED,
-    MOST_SEATS,
     PLAYED,
     WON,
     Table,
 )
+from games.rules.tarot.rule_modules import RecordedHandRules
 from games.rules.tarot.shapes import CLAIMED, GROUP_VALUES, MATCH_ENDED, TOTAL
 
 KIND = "tontine"
@@ -73,6 +73,10 @@ class State:
     ruleset: Ruleset
     claims: tuple[tuple[int, str], ...] = ()
 
+    @property
+    def over(self) -> bool:
+        return self.table.over
+
 
 def group_of(card: str) -> str | None:
     """The Tontine group of a card; None for trumps 2-20, Good and Evil (worth 0)."""
@@ -98,23 +102,16 @@ def sides(seats: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(range(0, seats, 2)), tuple(range(1, seats, 2))
 
 
-class TontineRules:
+class TontineRules(RecordedHandRules):
     """The rule engine of one Tontine hand in recording mode."""
 
     kind = KIND
     title = "Tontine"
     ruleset_type: type[Any] = Ruleset
+    state_type = State
+    seats_verb = "is recorded for"
     events = shapes.TONTINE_EVENTS
-    setup_shape = shapes.SETUP
     view_shape = shapes.TONTINE_VIEW
-    min_seats = 2
-    max_seats = MOST_SEATS
-
-    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
-        rules, table = recording.start_hand(
-            self, setup, ruleset, seats, "Tontine", "is recorded for"
-        )
-        return State(table, rules)
 
     def apply(self, state: State, move: Move) -> State:
         check_move(move, EVENT_TYPES, "Tontine", state.table.over, cards.HAND_OVER)
@@ -168,12 +165,6 @@ class TontineRules:
             return None
         return [*plays, *_claim_moves(state)]
 
-    def current_player(self, state: State) -> int | None:
-        return recording.table_player(state.table)
-
-    def is_terminal(self, state: State) -> bool:
-        return state.table.over
-
     def scores(self, state: State) -> tuple[SeatScore, ...]:
         """The hand result once over (group points where D-TON-5 gives no result)."""
         if not state.table.over:
@@ -192,10 +183,8 @@ class TontineRules:
         best = max(score.total for score in scores)
         return Result(scores, tuple(s.seat for s in scores if s.total == best))
 
-    def view(self, state: State) -> dict[str, Any]:
+    def module_view(self, state: State) -> dict[str, Any]:
         return {
-            **state.table.as_dict(),
-            "base_game": state.ruleset.base_game,
             "claims": [{"seat": seat, "card": card} for seat, card in state.claims],
             "groups": group_owners(state),
             "points": seat_points(state),
@@ -330,6 +319,13 @@ class TontineMatch(ScoredMatch):
     min_seats = 3
     max_seats = 4
     events = shapes.TONTINE_MATCH_EVENTS
+
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        """The rule a sheet's lines follow and how the match ends, in one sentence."""
+        return (
+            "Each line is a hand's results, which add up: with three players each his points less "
+            "37, with four the sides' difference, to each winner and from each loser."
+        )
 
     def initial_state(self, ruleset: Any, seats: int, teams: Any = None) -> ScoredMatchState:
         state = super().initial_state(ruleset, seats, teams)

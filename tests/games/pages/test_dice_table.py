@@ -1,5 +1,6 @@
-"""A dice page's throws in words (games/pages/tables/dice_words.py, dice_turns.py), without a
-browser: every kind drawn or refused loudly, Going to Boston's turn and play-off said."""
+"""A dice page's throws in words (each dice game's ``word_throws``, of games/rules/wording.py's
+pieces), without a browser: every kind drawn or refused loudly, Going to Boston's turn and
+play-off said."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.pages.tables import dice_turns, presenting
-from games.pages.tables.dice_words import throw_line
+from games.pages.tables import presenting
 from games.play import services
 from games.rules import registry
 from games.rules.base import Move, ThrowsDice
 from games.rules.dice_games.boston import GOING_TO_BOSTON, MULTIPLICATION_RULES
+from games.rules.wording import throw_line
 from tests.games.rules.test_every_game_fuzz import REQUIRED_RULESET
 
 NAMES = {0: "Ann", 1: "Bob", 2: "Cy"}
@@ -35,12 +36,8 @@ def test_a_throws_bonus_is_said_in_words_never_as_its_data() -> None:
 # --- every kind: drawn by its own presenter, or an error -------------------------------------
 
 
-def test_the_pages_know_exactly_the_dice_kinds_the_rules_keep() -> None:
-    dice_kinds = {k for k in registry.kinds() if isinstance(registry.get(k), ThrowsDice)}
-    assert set(dice_turns.BY_KIND) == dice_kinds
-    with pytest.raises(LookupError, match="do not know"):
-        dice_turns.presenter("scarney-chess")
-    # nor is a game with no table the pages know drawn as a page without one
+def test_a_game_with_no_table_the_pages_know_is_refused_loudly() -> None:
+    # a game with no table the pages know is never drawn as a page without one
     with pytest.raises(LookupError, match="do not know"):
         presenting.family({"kind": "scarney-chess", "chessboard": {}})
 
@@ -92,7 +89,7 @@ def boston_after(rules: Any, throws: list[list[str]], seats: int = 2) -> dict[st
 def test_a_boston_turn_lists_each_throw_with_the_die_set_aside() -> None:
     game = boston_after(GOING_TO_BOSTON, [["6", "2", "1"], ["4", "3"]])
     assert game["dice"]["set_aside"] == ["6", "4"]
-    shown = dice_turns.presenter("going-to-boston")(game, NAMES)
+    shown = GOING_TO_BOSTON.word_throws(game, NAMES)
     turn = shown["turn"]
     assert turn["title"] == "Ann's throws"
     assert [i["label"] for i in turn["items"]] == ["Throw 1", "Throw 2"]
@@ -107,13 +104,13 @@ def test_a_boston_tie_is_played_off_and_said_with_who_throws_again() -> None:
     # given Ann and Bob both score 6 + 5 + 4 = 15
     tie = [["6", "1", "1"], ["5", "1"], ["4"]] * 2
     game = boston_after(GOING_TO_BOSTON, tie + [["3", "2", "1"]])
-    playoff = dice_turns.presenter("going-to-boston")(game, NAMES)["round"]["playoff"]
+    playoff = GOING_TO_BOSTON.word_throws(game, NAMES)["round"]["playoff"]
     assert playoff["sentence"] == "Play-off 1: Ann and Bob tied on 15 and throw again."
     assert playoff["to_throw"] == "Ann and Bob"
     assert [(r["name"], r["score"]) for r in playoff["rows"]] == [("Ann", None), ("Bob", None)]
     # when Ann's play-off turn makes 3 + 2 + 1 = 6, Bob alone is still to throw
     game = boston_after(GOING_TO_BOSTON, tie + [["3", "2", "1"], ["2", "1"], ["1"]])
-    shown = dice_turns.presenter("going-to-boston")(game, NAMES)
+    shown = GOING_TO_BOSTON.word_throws(game, NAMES)
     assert shown["round"]["playoff"]["to_throw"] == "Bob"
     assert [(r["name"], r["score"]) for r in shown["round"]["playoff"]["rows"]] == [
         ("Ann", 6),
@@ -125,7 +122,7 @@ def test_a_boston_tie_is_played_off_and_said_with_who_throws_again() -> None:
         GOING_TO_BOSTON,
         tie + [["3", "2", "1"], ["2", "1"], ["1"], ["4", "2", "1"], ["2", "1"], ["1"]],
     )
-    shown = dice_turns.presenter("going-to-boston")(game, NAMES)["round"]
+    shown = GOING_TO_BOSTON.word_throws(game, NAMES)["round"]
     assert shown["playoff"]["sentence"] == "Play-off 1: Ann and Bob tied on 15 and threw again."
     assert shown["winners"] == "Bob wins the round and takes the pot."
     assert [s["title"] for s in shown["stages"]] == ["The round", "Play-off 1"]
@@ -136,7 +133,7 @@ def test_a_multiplication_play_off_is_said_with_its_products() -> None:
     # (6 + 2) × 3 = 24 and (4 + 2) × 4 = 24: a tie
     tie = [["6", "1", "1"], ["2", "1"], ["3"], ["4", "1", "1"], ["2", "1"], ["4"]]
     game = boston_after(MULTIPLICATION_RULES, [*tie, ["5", "1", "1"], ["5", "1"], ["5"]])
-    shown = dice_turns.presenter("multiplication")(game, NAMES)["round"]
+    shown = MULTIPLICATION_RULES.word_throws(game, NAMES)["round"]
     assert shown["playoff"]["sentence"] == "Play-off 1: Ann and Bob tied on 24 and throw again."
     assert shown["playoff"]["rows"][0]["how"] == "(5 + 5) × 5 = 50"
 

@@ -46,7 +46,7 @@ def test_rule_modules_import_only_the_standard_library_and_each_other() -> None:
 
 
 # The shared machinery every family may import; a family imports nothing else of games.rules.
-SHARED = {"base", "errors", "events", "dice", "matches", "shapes"}
+SHARED = {"base", "errors", "events", "dice", "matches", "shapes", "wording"}
 
 
 def family_of(path: Path) -> str | None:

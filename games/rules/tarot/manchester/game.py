@@ -28,6 +28,7 @@ from typing import Any
 from games.rules.base import (
     DealPlan,
     DealTarget,
+    GameRules,
     Move,
     Result,
     SeatScore,
@@ -86,7 +87,7 @@ from games.rules.tarot.manchester.tricks import (
 )
 
 
-class ManchesterRules:
+class ManchesterRules(GameRules):
     """The rule engine of one hand of ``manchester-piccadilly`` or ``manchester-truffle``."""
 
     min_seats = 2
@@ -123,7 +124,7 @@ class ManchesterRules:
         )
         return DealPlan(targets, {"hands": [0, 1], "dummy": 2, "talon": 3}, whole_pack=False)
 
-    def initial_state(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
+    def start(self, setup: Mapping[str, Any], ruleset: Any, seats: int) -> State:
         """A hand awaiting its deal; ``setup["dealer"]`` (seat 0 by default) deals it."""
         if seats != 2:
             raise BadSetup("game.bad_seats", f"{self.title} has two players, not {seats}.")
@@ -132,9 +133,7 @@ class ManchesterRules:
             if isinstance(ruleset, self.ruleset_type)
             else make_ruleset(self.ruleset_type, ruleset)
         )
-        if setup is not None and not isinstance(setup, Mapping):
-            raise BadSetup("setup.not_an_object", "The setup must be a JSON object.")
-        dealer = (setup or {}).get("dealer", 0)
+        dealer = setup.get("dealer", 0)
         if type(dealer) is not int or dealer not in (0, 1):
             raise BadSetup("setup.bad_dealer", f"'dealer' must be seat 0 or 1, not {dealer!r}.")
         return State(self.kind, rules, dealer)

@@ -6,6 +6,7 @@ the events of a match are declared in ``shapes``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from games.rules.errors import IllegalEvent
@@ -21,6 +22,14 @@ class ManchesterMatch(ScoredMatch):
     min_seats = 2
     max_seats = 2
     events = MATCH_EVENTS
+
+    def sheet_rule(self, ruleset: Mapping[str, Any]) -> str:
+        """The rule a sheet's lines follow and how the match ends, in one sentence."""
+        return (
+            "Each line is a hand: only its winner scores, the difference of the hand totals (the "
+            f"other 0); after {ruleset.get('mp_hands')} hands the higher total wins, equal totals "
+            "draw."
+        )
 
     def __init__(self, kind: str, ruleset_type: type[Any]) -> None:
         self.kind = kind

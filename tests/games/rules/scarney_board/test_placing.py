@@ -8,6 +8,7 @@ from games.rules.base import Move
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.scarney_board import placing
 from games.rules.scarney_board.board import EMPTY_BOARD, Board, with_pawn
+from games.rules.scarney_board.doubles import DOUBLES
 from games.rules.scarney_board.placing import CHOOSING, PLACING, Sides
 
 # Seat 2 chooses and places first, seat 0 second (as a Singles game with three players).
@@ -199,13 +200,13 @@ def test_a_seat_in_the_setup_must_be_a_seat_at_the_table() -> None:
 
 def test_a_setup_with_an_unknown_key_or_not_an_object_is_refused() -> None:
     with pytest.raises(BadSetup) as refused:
-        placing.read_setup({"starter": 0, "colour": "B"}, frozenset({"starter"}), "Game")
+        DOUBLES.initial_state({"starter": 0, "colour": "B"}, {}, 2)
     assert refused.value.code == "setup.unknown_key"
     assert "colour is unknown" in refused.value.message
     with pytest.raises(BadSetup) as refused:
-        placing.read_setup([1], frozenset({"starter"}), "Game")
+        DOUBLES.initial_state([1], {}, 2)  # type: ignore[arg-type]
     assert refused.value.code == "setup.not_an_object"
-    assert placing.read_setup(None, frozenset(), "Game") == {}
+    assert DOUBLES.initial_state(None, {}, 2) == DOUBLES.initial_state({}, {}, 2)  # type: ignore[arg-type]
 
 
 def test_a_study_position_needs_its_fewest_pawns() -> None:

@@ -1,22 +1,48 @@
-"""A dice page's throws in words and faces: the pieces every dice kind's presenter is made of.
+"""How a game's throws and its sheet's rule read for people: the pieces every family words them
+with, and the protocols a family declares them by.
 
-A throw is itemised as the faces shown, those set aside or kept marked (by a frame and by words,
-never by colour alone), what it was and what it scored. Read off the game's view only: nothing
-here decides a rule (games.pages.tables.dice_turns arranges them kind by kind).
+A dice game words its throws for its page (``ThrowsDice.word_throws``): this turn's throws, what
+they leave kept or set aside, and what the kind shows besides (frames, a score sheet, the last
+turn, a play-off). A match format words the rule its sheet's lines follow
+(``MatchRules.sheet_rule``). The pages read these through the registry and arrange nothing by
+kind, so a new game touches no page module.
+
+Each throw is itemised as the faces shown, those set aside or kept marked (by a frame and by
+words, never by colour alone), what it was and what it scored. Read off the game's view (its JSON)
+only: nothing here decides a rule. Pure Python, as every module of games/rules.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
-
-from scoring.documents import labels
 
 NO_THROW = "No throw yet this turn."
 
+# Names the rule books print that a plain "underscores to spaces" would get wrong.
+WORDS = {
+    "scarney": "Scarney",
+    "scarnie": "Scarnie",
+    "solitaire": "Solitaire",
+    "hl": "High-Low",
+    "3000": "3000",
+    "buchholz": "Buchholz",
+    "sonneborn": "Sonneborn",
+    "berger": "Berger",
+}
 
-def name_of(names: dict[int, str], seat: int) -> str:
+
+def phrase(key: str) -> str:
+    """A stable id as a person reads it: ``black_single_pawn`` -> ``Black single pawn``."""
+    words = key.replace("-", " ").replace("_", " ").split()
+    if not words:
+        return ""
+    text = " ".join(WORDS.get(word, word) for word in words)
+    return text[0].upper() + text[1:]
+
+
+def name_of(names: Mapping[int, str], seat: int) -> str:
     return names.get(seat, f"seat {seat}")
 
 
@@ -84,17 +110,16 @@ def kept_line(label: str, faces: Sequence[str], after: str = "") -> dict[str, An
     return {"label": label, "dice": dice_of(faces, faces), "after": after}
 
 
-def seating_items(throws: Sequence[dict[str, Any]], names: dict[int, str]) -> list[dict[str, Any]]:
+def seating_items(
+    throws: Sequence[Mapping[str, Any]], names: Mapping[int, str]
+) -> list[dict[str, Any]]:
     """The throws for the order of play: each thrower's faces and their number total."""
     return [item(name_of(names, t["seat"]), t["faces"], said=f"total {t['total']}") for t in throws]
 
 
-# --- Straight Scarney Dice and Scarney 3000: a throw's outcome, points and notes ------------------
-
-
-def throw_line(throw: dict[str, Any] | list[str]) -> dict[str, Any]:
+def throw_line(throw: Mapping[str, Any] | list[str]) -> dict[str, Any]:
     """One throw: its faces, its outcome, its points and what made them."""
-    if isinstance(throw, list):  # Double Cameroon keeps only the faces of each throw
+    if isinstance(throw, list):  # a game that keeps only the faces of each throw
         return {"faces": throw, "outcome": "", "points": None, "notes": []}
     notes = []
     if throw.get("double_down"):
@@ -121,58 +146,18 @@ def throw_line(throw: dict[str, Any] | list[str]) -> dict[str, Any]:
     }
 
 
-def bonus_notes(throw: dict[str, Any]) -> list[str]:
-    """A throw's bonus in words: Straight Scarney Dice names it with its points (unless the
-    outcome already does), Scarney 3000 flags a bonus hand."""
+def bonus_notes(throw: Mapping[str, Any]) -> list[str]:
+    """A throw's bonus in words: named with its points (unless the outcome already names it),
+    or flagged as a bonus hand."""
     bonus = throw.get("bonus")
     if isinstance(bonus, dict):
         kind = str(bonus.get("kind", ""))
         if kind == throw.get("outcome"):
             return []
-        return [f"bonus: {labels.bonus(kind)} {bonus.get('points')}"]
+        return [f"bonus: {phrase(kind)} {bonus.get('points')}"]
     return ["bonus hand"] if bonus is True else []
 
 
-def frames(view: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
-    """Straight Scarney Dice: each seat's frames with their scores and cumulative totals."""
-    rows = []
-    for seat, seat_frames in enumerate(view["frames"]):
-        played = [
-            {**f, "throws": [throw_line(t) for t in f.get("throws") or []]}
-            for f in seat_frames
-            if f["score"] is not None
-        ]
-        rows.append({"name": name_of(names, seat), "frames": played})
-    return rows
-
-
-def last_turn(view: dict[str, Any], names: dict[int, str]) -> dict[str, Any] | None:
-    """Scarney 3000: the turn just ended, its throws itemised, while the next one starts."""
-    turn = view["last_turn"]
-    if turn is None:
-        return None
-    return {
-        "name": name_of(names, turn["seat"]),
-        "score": turn["score"],
-        "throws": [throw_line(t) for t in turn["throws"]],
-    }
-
-
-def sheet(game: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
-    """Scarney 3000: each seat's turn entries and total."""
-    return [
-        {
-            **row,
-            "name": name_of(names, row["seat"]),
-            "entries": [sheet_entry(e) for e in row["entries"]],
-        }
-        for row in game["sheet"]
-    ]
-
-
-def sheet_entry(entry: Any) -> str:
-    """A turn's line on the sheet: its score and the running total, as the pad writes it."""
-    if not isinstance(entry, dict):
-        return str(entry)
-    score = "–" if entry.get("score") in (None, 0) else str(entry["score"])
-    return f"{score} / {entry.get('cumulative')}"
+def scored(line: Mapping[str, Any]) -> dict[str, Any]:
+    """A throw line's outcome, points and notes, as :func:`item` takes them."""
+    return {"outcome": line["outcome"], "points": line["points"], "notes": line["notes"]}
