@@ -40,10 +40,15 @@ def bad_value(name: str, message: str) -> QueryError:
     return QueryError(BAD_VALUE, f"{name}: {message}", errors={name: [message]})
 
 
+NAME_SHOWN = 100
+
+
 def check_names(params: Any, known: Iterable[str]) -> None:
     """Refuse a parameter not in ``known``, one given twice, and one given empty."""
     allowed = sorted(set(known))
-    unknown = sorted(name for name in params if name not in allowed)
+    # A name is echoed cut to the answer's declared bound (100 characters): a client may send
+    # any length, and the refusal must still match its schema.
+    unknown = sorted(name[:NAME_SHOWN] for name in params if name not in allowed)
     if unknown:
         takes = ", ".join(allowed) if allowed else "no query parameters"
         raise QueryError(

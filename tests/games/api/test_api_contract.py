@@ -147,6 +147,18 @@ def test_an_unknown_query_parameter_is_a_400_naming_it(api: APIClient, url: str)
     assert body["parameters"] and set(body["parameters"]).isdisjoint(body["known"])
 
 
+def test_an_unknown_query_parameter_of_any_length_is_named_within_the_answers_bound(
+    api: APIClient,
+) -> None:
+    # given a parameter name far longer than the refusal's declared 100 characters
+    long_name = "q" * 500
+    # when it is sent
+    answer = api.get(f"/api/v1/players/?{long_name}=1")
+    # then the refusal names it cut to the bound, as its schema promises
+    assert answer.status_code == 400
+    assert answer.json()["parameters"] == ["q" * 100]
+
+
 @pytest.mark.parametrize(
     "query",
     [
