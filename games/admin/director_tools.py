@@ -17,7 +17,7 @@ from django import forms
 
 from games.play import tournament_services
 from games.store.models import Player, Tournament
-from games.tournaments import state as ts
+from games.tournaments.core import state as ts
 
 REASON_HELP = "Recorded with the event, for everyone who reads the tournament later."
 # Stored with every event the admin records, as a table's device is with its moves.

@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from games.play.tournament_shapes import round_json, standings_json
 from games.store.models import Tournament
-from games.tournaments import state as ts
+from games.tournaments.core import state as ts
 
 
 def links(tournament: Tournament, state: ts.TournamentState) -> dict[str, Any]:

@@ -38,8 +38,8 @@ from games.store.models import (
     TournamentEntry,
     TournamentTable,
 )
-from games.tournaments import standings
-from games.tournaments import state as ts
+from games.tournaments.core import standings
+from games.tournaments.core import state as ts
 from scoring.documents import labels, tournament_pages
 
 # --- tournaments ------------------------------------------------------------------------------

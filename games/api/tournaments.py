@@ -37,7 +37,7 @@ from games.play.tables import codes
 from games.store import folding
 from games.store.canonical import BadValue
 from games.store.models import Event, Player, Tournament
-from games.tournaments import state as ts
+from games.tournaments.core import state as ts
 from scoring import selectors
 
 # The query parameters, for the schema (the views read them below).

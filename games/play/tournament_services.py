@@ -1,7 +1,7 @@
 """Write-side services of tournaments. One transaction each.
 
 A tournament is a stream: every command locks it, folds the new event through
-``games.tournaments.state`` (which refuses what does not fit) and appends it with the same
+``games.tournaments.core.state`` (which refuses what does not fit) and appends it with the same
 machinery as games and matches (``appending.append``). The pairing is computed here, once, and
 recorded whole in ``round.paired`` with the matches it created; the tournament's rows (entries,
 tables) are projections rewritten after each event. Directors write; keepers record only at
@@ -36,8 +36,8 @@ from games.store.models import (
     TournamentEntry,
     TournamentTable,
 )
-from games.tournaments import layouts, rounds, standings
-from games.tournaments import state as ts
+from games.tournaments.core import layouts, rounds, standings
+from games.tournaments.core import state as ts
 
 DEFAULT_TIEBREAKS = ("buchholz", "sonneborn_berger", "points_difference")
 

@@ -20,7 +20,7 @@ from django.db import connection, transaction
 from games.store import folding
 from games.store.folding import Folded
 from games.store.models import Event, Match, Stream
-from games.tournaments import state as ts
+from games.tournaments.core import state as ts
 from scoring.models import Rating, RatingPoint, RatingResult
 from scoring.projections import match_standing
 from scoring.ratings import ledger, outcomes

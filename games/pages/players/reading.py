@@ -16,8 +16,8 @@ from django.http import Http404
 from games.play.tournament_shapes import standings_json
 from games.store import folding
 from games.store.models import GameSeat, Player, Tournament, TournamentEntry
-from games.tournaments import state as ts
-from games.tournaments.rounds import planned_rounds
+from games.tournaments.core import state as ts
+from games.tournaments.core.rounds import planned_rounds
 from scoring import selectors
 from scoring.history import stats, timeline
 from scoring.ratings import reading as ratings

@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from games.play import tournament_services
 from games.store import folding
 from games.store.models import Event, Stream
-from games.tournaments import rounds, swiss
+from games.tournaments.core import rounds, swiss
 from tests.games.tournaments.helpers import (
     client_for,
     correction,

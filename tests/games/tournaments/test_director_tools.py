@@ -15,8 +15,8 @@ from games.rules.errors import IllegalEvent
 from games.rules.scarney_board.board import parse_position
 from games.store import folding
 from games.store.models import Event, Stream
-from games.tournaments import layouts, pairing, rounds, swiss
-from games.tournaments import state as ts
+from games.tournaments.core import layouts, pairing, rounds, swiss
+from games.tournaments.core import state as ts
 from tests.games.tournaments.helpers import client_for, create, high_low_win
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ import pytest
 
 from games.store import journal
 from games.store.models import Player
-from games.tournaments import state as ts
+from games.tournaments.core import state as ts
 from scoring.models import Rating
 from scoring.ratings import ledger
 from scoring.ratings.scale import Skill

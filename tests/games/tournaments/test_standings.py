@@ -1,4 +1,4 @@
-"""Standings, tie-breaks and match points of games.tournaments.standings (pure, no database)."""
+"""Standings, tie-breaks and match points of games.tournaments.core.standings (pure)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.tournaments.standings import (
+from games.tournaments.core.standings import (
     TIEBREAKS,
     Bye,
     TableResult,

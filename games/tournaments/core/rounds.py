@@ -13,8 +13,8 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from games.rules.errors import IllegalEvent
-from games.tournaments import pairing, standings, swiss
-from games.tournaments.state import Entry, Round, TournamentState, results_missing
+from games.tournaments.core import pairing, standings, swiss
+from games.tournaments.core.state import Entry, Round, TournamentState, results_missing
 
 PAIRING_BYE_POINTS = 1.0
 

@@ -32,7 +32,7 @@ from games.rules.shapes import (
     one_of,
     record,
 )
-from games.tournaments import standings
+from games.tournaments.core import standings
 
 CREATED = TOURNAMENT_CREATED
 ENTERED = "player.entered"
