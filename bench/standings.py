@@ -29,7 +29,7 @@ import random  # noqa: E402
 import time  # noqa: E402
 
 from bench import _common  # noqa: E402
-from games.tournaments.core import settlement, standings  # noqa: E402
+from games.tournaments.core import settlement, standings, tiebreaks  # noqa: E402
 
 NAME = "standings"
 
@@ -74,7 +74,7 @@ def time_standings(args: argparse.Namespace) -> list[float]:
     times = []
     for _ in range(args.runs):
         t0 = time.perf_counter()
-        table = standings.standings(players, results, byes, standings.TIEBREAKS, round=args.rounds)
+        table = standings.standings(players, results, byes, tiebreaks.TIEBREAKS, round=args.rounds)
         times.append(time.perf_counter() - t0)
     assert len(table.rows) == args.players
     return times

@@ -38,8 +38,8 @@ from games.store.models import (
     TournamentEntry,
     TournamentTable,
 )
-from games.tournaments.core import standings
 from games.tournaments.core import state as ts
+from games.tournaments.core import tiebreaks
 from scoring.documents import labels, tournament_pages
 
 # --- tournaments ------------------------------------------------------------------------------
@@ -73,10 +73,10 @@ class TournamentForm(forms.Form):
     tiebreaks = forms.CharField(
         label="Tie-breaks",
         required=False,
-        initial=", ".join(labels.tiebreak(t) for t in tournament_services.DEFAULT_TIEBREAKS),
+        initial=", ".join(tiebreaks.labels(tiebreaks.DEFAULT)),
         widget=forms.TextInput(attrs={"size": 60}),
         help_text="In order, separated by commas, from: "
-        f"{', '.join(labels.tiebreak(t) for t in standings.TIEBREAKS)}.",
+        f"{', '.join(tiebreaks.labels(tiebreaks.TIEBREAKS))}.",
     )
     seeding = forms.ChoiceField(
         choices=[

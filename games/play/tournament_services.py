@@ -36,11 +36,8 @@ from games.store.models import (
     TournamentEntry,
     TournamentTable,
 )
-from games.tournaments.core import layouts, rounds, standings
+from games.tournaments.core import layouts, rounds, tiebreaks
 from games.tournaments.core import state as ts
-
-DEFAULT_TIEBREAKS = ("buchholz", "sonneborn_berger", "points_difference")
-
 
 # --- tournaments ------------------------------------------------------------------------------
 
@@ -114,7 +111,7 @@ def _header(spec: dict[str, Any]) -> dict[str, Any]:
         "table_size": spec.get("table_size", 1 if format == "scarney-solitaire" else 2),
         "entry": spec.get("entry", "sheet"),
         "ruleset": spec.get("ruleset") or {},
-        "tiebreaks": spec.get("tiebreaks", list(DEFAULT_TIEBREAKS)),
+        "tiebreaks": spec.get("tiebreaks", list(tiebreaks.DEFAULT)),
         "double": spec.get("double", False),
         "seeding": spec.get("seeding", "entry"),
         "published": spec.get("published", True),
@@ -136,17 +133,7 @@ def _check_choices(header: dict[str, Any]) -> None:
             raise BadSetup(
                 "tournament.bad_flag", f"{flag} is true or false, not {header[flag]!r}.", field=flag
             )
-    tiebreaks = header["tiebreaks"]
-    if (
-        not isinstance(tiebreaks, list)
-        or any(t not in standings.TIEBREAKS for t in tiebreaks)
-        or len(set(tiebreaks)) != len(tiebreaks)
-    ):
-        raise BadSetup(
-            "tournament.bad_tiebreak",
-            f"tiebreaks lists, in order and each once, some of {', '.join(standings.TIEBREAKS)}.",
-            field="tiebreaks",
-        )
+    tiebreaks.check(header["tiebreaks"])
 
 
 def _check_header(header: dict[str, Any], low: int, high: int) -> None:

@@ -32,7 +32,7 @@ from games.rules.shapes import (
     one_of,
     record,
 )
-from games.tournaments.core import standings
+from games.tournaments.core import standings, tiebreaks
 
 CREATED = TOURNAMENT_CREATED
 ENTERED = "player.entered"
@@ -125,7 +125,7 @@ EVENT_SHAPES: Mapping[str, Record] = {
             one_of(Boolean(), Integer(), Text(64), doc="a house rule's value"),
             doc="the matches' house rules, as given (the format's own names)",
         ),
-        tiebreaks=ListOf(Text(32, standings.TIEBREAKS), 8, doc="the tie-breaks, in order"),
+        tiebreaks=ListOf(Text(32, tiebreaks.TIEBREAKS), 8, doc="the tie-breaks, in order"),
         double=Boolean(doc="every pairing played twice (double round robin)"),
         seeding=Text(16, doc="how the first round is seeded"),
         published=Boolean(doc="whether the public sees the tournament"),
