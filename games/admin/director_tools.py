@@ -15,8 +15,8 @@ from typing import Any
 
 from django import forms
 
-from games.play import tournament_services
 from games.store.models import Player, Tournament
+from games.tournaments import entries, results, rounds
 from games.tournaments.core import state as ts
 
 REASON_HELP = "Recorded with the event, for everyone who reads the tournament later."
@@ -50,7 +50,7 @@ class CorrectionForm(forms.Form):
 
     def correction(self, tournament: Tournament, user: Any, type: str, **data: Any) -> bool:
         """``correction_record`` as ``POST .../events/`` makes it: True if it recorded now."""
-        _folded, created = tournament_services.correction_record(
+        _folded, created = results.correction_record(
             tournament_id=tournament.pk,
             event_id=self.cleaned_data["event_id"],
             type=type,
@@ -131,7 +131,7 @@ class LateEntryForm(CorrectionForm):
 
     def record(self, tournament: Tournament, user: Any) -> str:
         player: Player = self.cleaned_data["player"]
-        entry = tournament_services.entry_add(
+        entry = entries.entry_add(
             tournament_id=tournament.pk,
             spec={"player": player.pk},
             reason=self.cleaned_data["reason"],
@@ -276,7 +276,7 @@ class RepairForm(CorrectionForm):
     )
 
     def record(self, tournament: Tournament, user: Any) -> str:
-        number = tournament_services.round_repair(
+        number = rounds.round_repair(
             tournament_id=tournament.pk,
             reason=self.cleaned_data["reason"],
             user=user,

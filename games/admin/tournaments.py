@@ -27,8 +27,7 @@ from games.admin.base import (
     form_page,
     refusals,
 )
-from games.play import permissions, services, tournament_services
-from games.play.tables import codes
+from games.play import permissions, services
 from games.rules import registry
 from games.store.models import (
     Match,
@@ -38,6 +37,7 @@ from games.store.models import (
     TournamentEntry,
     TournamentTable,
 )
+from games.tournaments import creating, entries, keepers, results, rounds
 from games.tournaments.core import state as ts
 from games.tournaments.core import tiebreaks
 from scoring.documents import labels, tournament_pages
@@ -325,7 +325,7 @@ class TournamentAdmin(ReadOnlyAdmin):
         form = TournamentForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             with refusals(request):
-                tournament = tournament_services.tournament_create(
+                tournament = creating.tournament_create(
                     spec=form.spec(), user=request.user, meta=ADMIN_META
                 )
                 messages.success(request, f"{tournament.name} is created: enter its players.")
@@ -450,7 +450,7 @@ class TournamentAdmin(ReadOnlyAdmin):
         entered = 0
         for label, spec in specs:
             with refusals(request, prefix=f"{label}: "):
-                tournament_services.entry_add(
+                entries.entry_add(
                     tournament_id=tournament.pk,
                     spec=spec,
                     reason=reason,
@@ -501,7 +501,7 @@ class TournamentAdmin(ReadOnlyAdmin):
 
     def _pair(self, request: HttpRequest, tournament: Tournament, reason: str = "") -> None:
         with refusals(request, prefix=f"{tournament}: "):
-            number = tournament_services.round_pair(
+            number = rounds.round_pair(
                 tournament_id=tournament.pk,
                 user=request.user,
                 override=bool(reason),
@@ -532,7 +532,7 @@ class TournamentAdmin(ReadOnlyAdmin):
             messages.error(request, f"{tournament}: no round is paired yet.")
             return
         with refusals(request, prefix=f"{tournament}: "):
-            tournament_services.correction_record(
+            results.correction_record(
                 tournament_id=tournament.pk,
                 event_id=uuid.uuid4(),
                 type=ts.ROUND_CLOSED,
@@ -548,7 +548,7 @@ class TournamentAdmin(ReadOnlyAdmin):
         if request.method == "POST" and form.is_valid():
             values = form.cleaned_data
             with refusals(request):
-                tournament_services.keeper_assign(
+                keepers.keeper_assign(
                     tournament_id=tournament.pk,
                     round=values["round"],
                     table=values["table"],
@@ -607,7 +607,7 @@ class TournamentAdmin(ReadOnlyAdmin):
         if request.method == "POST" and form.is_valid():
             type, data = form.event()
             with refusals(request, prefix=f"{tournament}: "):
-                tournament_services.correction_record(
+                results.correction_record(
                     tournament_id=tournament.pk,
                     event_id=form.cleaned_data["event_id"],
                     type=type,
@@ -664,8 +664,8 @@ class TournamentAdmin(ReadOnlyAdmin):
             messages.error(request, f"{tournament}: no round is paired yet.")
             return self._back(tournament)
         links = {
-            table: request.build_absolute_uri(codes.keeper_url(code.replace("-", "")))
-            for table, code in codes.live_codes(tournament.pk, number).items()
+            table: request.build_absolute_uri(keepers.keeper_url(code.replace("-", "")))
+            for table, code in keepers.live_codes(tournament.pk, number).items()
         }
         page = tournament_pages.table_cards(state, number, links)
         context = {"tournament": tournament, "back": self._change_url(tournament), **page}

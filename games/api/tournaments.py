@@ -32,11 +32,11 @@ from games.api.http.query import QueryChecked
 from games.api.http.renderers import JsonTextRenderer
 from games.api.schema import answers
 from games.api.streams import CURSOR, PAGE_PARAMS
-from games.play import permissions, register, tournament_services, tournament_shapes
-from games.play.tables import codes
+from games.play import permissions, register
 from games.store import folding
 from games.store.canonical import BadValue
 from games.store.models import Event, Player, Tournament
+from games.tournaments import creating, entries, keepers, results, rounds, shapes
 from games.tournaments.core import state as ts
 from scoring import selectors
 
@@ -237,25 +237,23 @@ class TournamentList(TournamentView):
         rows = Tournament.objects.filter(selectors.tournament_readable(request.user))
         paginator = NewestFirst()
         page = paginator.paginate_queryset(rows, request, view=self) or []
-        return paginator.get_paginated_response([tournament_shapes.summary_json(t) for t in page])
+        return paginator.get_paginated_response([shapes.summary_json(t) for t in page])
 
     @extend_schema(request=answers.TournamentCreate, responses={201: answers.TournamentAnswer})
     def post(self, request: Request) -> Response:
-        tournament = tournament_services.tournament_create(
+        tournament = creating.tournament_create(
             spec=_body(request), user=request.user, meta=client_meta(request)
         )
         folded = folding.load(tournament.stream)
         return Response(
-            tournament_shapes.tournament_json(folded, tournament.pk), status=status.HTTP_201_CREATED
+            shapes.tournament_json(folded, tournament.pk), status=status.HTTP_201_CREATED
         )
 
 
 class TournamentDetail(TournamentView):
     @extend_schema(parameters=[AS_OF_PARAM], responses={200: answers.TournamentAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
-        return self.answer(
-            request, pk, lambda folded: tournament_shapes.tournament_json(folded, pk)
-        )
+        return self.answer(request, pk, lambda folded: shapes.tournament_json(folded, pk))
 
 
 class TournamentEntries(TournamentView):
@@ -265,7 +263,7 @@ class TournamentEntries(TournamentView):
     @extend_schema(request=answers.EntryCreate, responses={201: answers.TournamentAnswer})
     def post(self, request: Request, pk: uuid.UUID) -> Response:
         spec = _body(request, answers.EntryCreate)
-        tournament_services.entry_add(
+        entries.entry_add(
             tournament_id=pk,
             spec=spec,
             reason=spec.pop("reason", None),
@@ -273,7 +271,7 @@ class TournamentEntries(TournamentView):
             meta=client_meta(request),
         )
         return Response(
-            tournament_shapes.tournament_json(self.folded(request, pk), pk),
+            shapes.tournament_json(self.folded(request, pk), pk),
             status=status.HTTP_201_CREATED,
         )
 
@@ -289,7 +287,7 @@ class TournamentRounds(TournamentView):
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise BadValue("request.bad_seed", "seed is a whole number.")
         if body.get("repair"):
-            number = tournament_services.round_repair(
+            number = rounds.round_repair(
                 tournament_id=pk,
                 reason=body.get("reason") or "",
                 tables=body.get("tables"),
@@ -297,7 +295,7 @@ class TournamentRounds(TournamentView):
                 meta=client_meta(request),
             )
         else:
-            number = tournament_services.round_pair(
+            number = rounds.round_pair(
                 tournament_id=pk,
                 tables=body.get("tables"),
                 seed=seed,
@@ -308,7 +306,7 @@ class TournamentRounds(TournamentView):
             )
         folded = self.folded(request, pk)
         return Response(
-            tournament_shapes.round_json(folded.state, number, _codes(request, pk, number)),
+            shapes.round_json(folded.state, number, _codes(request, pk, number)),
             status=status.HTTP_201_CREATED,
         )
 
@@ -319,7 +317,7 @@ class TournamentRound(TournamentView):
         state: ts.TournamentState = self.folded(request, pk).state
         if not 1 <= number <= len(state.rounds):
             raise Http404(f"Round {number} is not paired (yet).")
-        return Response(tournament_shapes.round_json(state, number, _codes(request, pk, number)))
+        return Response(shapes.round_json(state, number, _codes(request, pk, number)))
 
 
 def _codes(request: Request, pk: uuid.UUID, number: int) -> dict[int, str] | None:
@@ -327,7 +325,7 @@ def _codes(request: Request, pk: uuid.UUID, number: int) -> dict[int, str] | Non
     read-only token either: a code opens a table to write at, which such a token may not."""
     if not permissions.is_director(request.user) or getattr(request.auth, "read_only", False):
         return None
-    return codes.live_codes(pk, number)
+    return keepers.live_codes(pk, number)
 
 
 class TournamentTableCode(TournamentView):
@@ -336,15 +334,15 @@ class TournamentTableCode(TournamentView):
 
     @extend_schema(request=None, responses={201: answers.TableAnswer})
     def post(self, request: Request, pk: uuid.UUID, number: int, table: int) -> Response:
-        codes.reissue(tournament_id=pk, round=number, table=table, user=request.user)
+        keepers.reissue(tournament_id=pk, round=number, table=table, user=request.user)
         state: ts.TournamentState = self.folded(request, pk).state
-        answer = tournament_shapes.round_json(state, number, _codes(request, pk, number))
+        answer = shapes.round_json(state, number, _codes(request, pk, number))
         seated = next(t for t in answer["tables"] if t["table"] == table)
         return Response(seated, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request: Request, pk: uuid.UUID, number: int, table: int) -> Response:
-        codes.revoke(tournament_id=pk, round=number, table=table, user=request.user)
+        keepers.revoke(tournament_id=pk, round=number, table=table, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -354,7 +352,7 @@ class TournamentKeepers(TournamentView):
     @extend_schema(request=answers.KeeperAssign, responses={201: answers.RoundAnswer})
     def post(self, request: Request, pk: uuid.UUID) -> Response:
         body = _body(request, answers.KeeperAssign)
-        tournament_services.keeper_assign(
+        keepers.keeper_assign(
             tournament_id=pk,
             round=body.get("round"),
             table=body.get("table"),
@@ -364,7 +362,7 @@ class TournamentKeepers(TournamentView):
         )
         folded = self.folded(request, pk)
         return Response(
-            tournament_shapes.round_json(folded.state, body["round"]),
+            shapes.round_json(folded.state, body["round"]),
             status=status.HTTP_201_CREATED,
         )
 
@@ -380,7 +378,7 @@ class TournamentStandings(TournamentView):
         def build(folded: folding.Folded) -> dict[str, Any]:
             state: ts.TournamentState = folded.state
             upto = _int_param(request, "round", state.last_complete, 0, len(state.rounds))
-            return tournament_shapes.standings_json(state, upto)
+            return shapes.standings_json(state, upto)
 
         return self.answer(request, pk, build)
 
@@ -390,9 +388,7 @@ class TournamentSettlement(TournamentView):
 
     @extend_schema(parameters=[AS_OF_PARAM], responses={200: answers.SettlementAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
-        return self.answer(
-            request, pk, lambda folded: tournament_shapes.settlement_json(folded.state)
-        )
+        return self.answer(request, pk, lambda folded: shapes.settlement_json(folded.state))
 
 
 class TournamentEvents(TournamentView):
@@ -426,7 +422,7 @@ class TournamentEvents(TournamentView):
         body = bodies.EventCreate(data=request.data)
         body.is_valid(raise_exception=True)
         values = body.validated_data
-        folded, created = tournament_services.correction_record(
+        folded, created = results.correction_record(
             tournament_id=pk,
             event_id=values["id"],
             type=values["type"],
@@ -435,7 +431,7 @@ class TournamentEvents(TournamentView):
             user=request.user,
             meta=client_meta(request, values.get("meta")),
         )
-        answer = tournament_shapes.tournament_json(folded, pk)
+        answer = shapes.tournament_json(folded, pk)
         return Response(answer, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 

@@ -349,7 +349,7 @@ class TournamentState:
     entries: tuple[Entry, ...] = ()
     rounds: tuple[Round, ...] = ()
     requested_byes: tuple[tuple[int, int, float], ...] = ()  # (round, player, points)
-    # Who reads it and its play (games.play.tables.reading): anyone, or its own people only.
+    # Who reads it and its play (games.tournaments.reading): anyone, or its own people only.
     published: bool = True
 
     def entry(self, player: Any) -> Entry:
@@ -582,7 +582,7 @@ def _repaired(state: TournamentState, data: Mapping[str, Any]) -> TournamentStat
             f"Round {current.number} already has results: it can no longer be re-paired.",
         )
     # The round as the event gives it: a duplicate round's layouts are in the event when the
-    # service kept them (tournament_services.round_repair); older events re-pair without them.
+    # service kept them (games.tournaments.rounds.round_repair); older events re-pair without them.
     again = _round_from(data)
     return _replace_round(_refielded(state, again), again)
 
