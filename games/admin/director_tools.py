@@ -17,6 +17,7 @@ from django import forms
 
 from games.store.models import Player, Tournament
 from games.tournaments import entries, results, rounds
+from games.tournaments.core import events
 from games.tournaments.core import state as ts
 
 REASON_HELP = "Recorded with the event, for everyone who reads the tournament later."
@@ -156,7 +157,7 @@ class WithdrawalForm(CorrectionForm):
 
     def record(self, tournament: Tournament, user: Any) -> str:
         player = self.cleaned_data["player"]
-        created = self.correction(tournament, user, ts.WITHDREW, player=player)
+        created = self.correction(tournament, user, events.WITHDREW, player=player)
         return _said(created, f"{_name(self.state, player)} withdraws after this round.")
 
 
@@ -183,7 +184,7 @@ class ByeForm(CorrectionForm):
         created = self.correction(
             tournament,
             user,
-            ts.BYE_REQUESTED,
+            events.BYE_REQUESTED,
             player=values["player"],
             round=values["round"],
             points=values["points"],
@@ -209,7 +210,7 @@ class ForfeitForm(CorrectionForm):
     def record(self, tournament: Tournament, user: Any) -> str:
         (number, table), player = self.cleaned_data["table"], self.cleaned_data["player"]
         created = self.correction(
-            tournament, user, ts.FORFEIT, round=number, table=table, player=player
+            tournament, user, events.FORFEIT, round=number, table=table, player=player
         )
         name = _name(self.state, player)
         return _said(created, f"{name} forfeits at table {table} of round {number}.")
@@ -243,7 +244,12 @@ class AdjustedResultForm(CorrectionForm):
     def record(self, tournament: Tournament, user: Any) -> str:
         (number, table), points = self.cleaned_data["table"], self.cleaned_data["points"]
         created = self.correction(
-            tournament, user, ts.RESULT_ADJUSTED, round=number, table=table, points=points
+            tournament,
+            user,
+            events.RESULT_ADJUSTED,
+            round=number,
+            table=table,
+            points=points,
         )
         shown = " - ".join(f"{p:g}" for p in points)
         return _said(created, f"Table {table} of round {number} is adjusted to {shown}.")
@@ -263,7 +269,7 @@ class VoidForm(CorrectionForm):
 
     def record(self, tournament: Tournament, user: Any) -> str:
         number, table = self.cleaned_data["table"]
-        created = self.correction(tournament, user, ts.VOIDED, round=number, table=table)
+        created = self.correction(tournament, user, events.VOIDED, round=number, table=table)
         return _said(created, f"Table {table} of round {number} is voided.")
 
 

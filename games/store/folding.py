@@ -46,6 +46,7 @@ from games.rules.shapes import ShapeError
 from games.store import event_types, journal
 from games.store.event_types import upcast
 from games.store.models import Stream
+from games.tournaments.core import fold as tournament_fold
 from games.tournaments.core import state as tournament_state
 
 # Bump when a state class changes shape or moves: older snapshots are then ignored and refolded.
@@ -113,7 +114,7 @@ class MatchEngine:
 
 
 class TournamentEngine:
-    """A tournament stream's engine: the pure fold of games.tournaments.core.state."""
+    """A tournament stream's engine: the pure fold of games.tournaments.core.fold."""
 
     category = Stream.Category.TOURNAMENT
 
@@ -124,7 +125,7 @@ class TournamentEngine:
         return tournament_state.start(header)
 
     def apply(self, state: Any, move: Move) -> Any:
-        return tournament_state.apply(state, move)
+        return tournament_fold.apply(state, move)
 
     def status(self, state: Any) -> str:
         over = state.status == tournament_state.FINISHED

@@ -23,8 +23,8 @@ from games.store.models import (
     Tournament,
 )
 from games.tournaments import recording
+from games.tournaments.core import events, tiebreaks
 from games.tournaments.core import state as ts
-from games.tournaments.core import tiebreaks
 
 
 @transaction.atomic
@@ -47,7 +47,7 @@ def tournament_create(
         system=header["system"],
         published=header["published"],
     )
-    appending.append(stream, uuid.uuid4(), ts.CREATED, header, stored_meta, None)
+    appending.append(stream, uuid.uuid4(), events.CREATED, header, stored_meta, None)
     return tournament
 
 

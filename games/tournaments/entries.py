@@ -15,6 +15,7 @@ from games.store.models import (
     Player,
 )
 from games.tournaments import recording
+from games.tournaments.core import events
 from games.tournaments.core import state as ts
 
 
@@ -47,7 +48,7 @@ def entry_add(
         data["label"] = spec["label"].strip() if isinstance(spec["label"], str) else spec["label"]
     if reason is not None:
         data["reason"] = reason.strip()
-    folded = recording.append(stream, ts.ENTERED, data, user, folded, meta=meta)
+    folded = recording.append(stream, events.ENTERED, data, user, folded, meta=meta)
     state: ts.TournamentState = folded.state
     return state.entry(player.pk)
 

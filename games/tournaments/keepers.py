@@ -26,6 +26,7 @@ from games.rules.errors import BadSetup, IllegalEvent, StateConflict
 from games.store import folding, journal
 from games.store.models import Stream, TableCode
 from games.tournaments import recording
+from games.tournaments.core import events
 from games.tournaments.core import state as ts
 
 # No 0/O, no 1/I: a code read aloud or typed from a card is not misread.
@@ -218,7 +219,7 @@ def keeper_assign(
     permissions.check_not_code_keepers([keeper])
     stream = recording.lock(tournament_id)
     data = {"round": round, "table": table, "user": username}
-    folded = recording.append(stream, ts.KEEPER_ASSIGNED, data, user, meta=meta)
+    folded = recording.append(stream, events.KEEPER_ASSIGNED, data, user, meta=meta)
     state: ts.TournamentState = folded.state
     seated = state.round(round).table(table)
     if seated.match:

@@ -1,5 +1,5 @@
 """The tournament's stream and its rows: every service of the context locks the stream, appends
-through play's one append (which folds through ``games.tournaments.core.state`` and refuses what
+through play's one append (which folds through ``games.tournaments.core.fold`` and refuses what
 does not fit) and rewrites the tournament's rows, projections the admin and the lists read.
 """
 

@@ -22,7 +22,7 @@ from games.store.models import (
     Stream,
 )
 from games.tournaments import keepers, recording, rounds
-from games.tournaments.core import layouts
+from games.tournaments.core import events, fold, layouts
 from games.tournaments.core import state as ts
 
 
@@ -45,10 +45,10 @@ def correction_record(
     permissions.check_director(user)
     if not isinstance(data, dict):
         raise IllegalEvent("event.bad_data", "The event's data must be a JSON object.")
-    if type not in ts.CORRECTIONS | {ts.LAID_OUT}:
+    if type not in events.CORRECTIONS | {events.LAID_OUT}:
         raise IllegalEvent(
-            "event.reserved_type" if type in ts.SERVICE_ONLY else "event.unknown_type",
-            f"A director records {', '.join(sorted(ts.CORRECTIONS | {ts.LAID_OUT}))} here; "
+            "event.reserved_type" if type in events.SERVICE_ONLY else "event.unknown_type",
+            f"A director records {', '.join(sorted(events.CORRECTIONS | {events.LAID_OUT}))} here; "
             f"not {type!r}.",
         )
     data = canonical(data)
@@ -61,14 +61,14 @@ def correction_record(
         if expected_version is not None and expected_version != stream.version:
             raise journal.VersionConflict(stream.version)
         folded = folding.load(stream)
-        if type == ts.LAID_OUT:
+        if type == events.LAID_OUT:
             data = _laid_out(folded.state, data)
-        if type == ts.ROUND_CLOSED:
+        if type == events.ROUND_CLOSED:
             _check_closing(folded.state, data)
         after = recording.append(stream, type, data, user, folded, event_id=event_id, meta=meta)
-        if type == ts.ROUND_CLOSED:  # the round's table codes stop with it
+        if type == events.ROUND_CLOSED:  # the round's table codes stop with it
             keepers.expire_closed(stream.pk, [data["round"]])
-        if type in (ts.PUBLISHED, ts.UNPUBLISHED):
+        if type in (events.PUBLISHED, events.UNPUBLISHED):
             _published_anew(tournament_id, after.version)
         return after, True
 
@@ -103,7 +103,7 @@ def _check_closing(state: ts.TournamentState, data: dict[str, Any]) -> None:
 def _laid_out(state: ts.TournamentState, data: dict[str, Any]) -> dict[str, Any]:
     """A duplicate round's layouts as recorded: the director's, checked now (a bad one would
     otherwise be refused only when a game of the round starts on it), or dealt here."""
-    ts.may_lay_out(state, data.get("round"))
+    fold.may_lay_out(state, data.get("round"))
     if "layouts" in data:
         layouts.check(data["layouts"])
         return data
@@ -112,7 +112,7 @@ def _laid_out(state: ts.TournamentState, data: dict[str, Any]) -> dict[str, Any]
 
 
 # What the server adds to an event's data: a retry of the same request is no new event.
-_SERVER_FIELDS = {ts.LAID_OUT: ("seed", "layouts")}
+_SERVER_FIELDS = {events.LAID_OUT: ("seed", "layouts")}
 
 
 def _replay_of(
@@ -123,7 +123,7 @@ def _replay_of(
         return None
     event = journal.read(row)
     stored = event.data
-    if type == ts.LAID_OUT and "seed" in stored and "layouts" not in data:
+    if type == events.LAID_OUT and "seed" in stored and "layouts" not in data:
         stored = {k: v for k, v in stored.items() if k not in _SERVER_FIELDS[type]}
     if event.stream_id != stream.pk or event.type != type or stored != data:
         raise journal.EventIdReused(event_id)
@@ -156,9 +156,9 @@ def result_from_match(*, stream: Stream, folded: folding.Folded, data: dict[str,
     if _entered_by_director(stream.pk):
         result["confirmed"] = True
     tournament = recording.lock(uuid.UUID(place["id"]))
-    event_id = uuid.uuid5(stream.pk, ts.RESULT_RECORDED)
+    event_id = uuid.uuid5(stream.pk, events.RESULT_RECORDED)
     if journal.find(event_id) is None:
-        recording.append(tournament, ts.RESULT_RECORDED, result, None, event_id=event_id)
+        recording.append(tournament, events.RESULT_RECORDED, result, None, event_id=event_id)
 
 
 def _entered_by_director(match_id: uuid.UUID) -> bool:
@@ -211,8 +211,8 @@ def confirmation_from_match(
             f"{who} has already confirmed table {table.number}'s result.",
         )
     confirmed = {"round": played.number, "table": table.number, **data}
-    event_id = uuid.uuid5(event.id, ts.CONFIRMED)
-    recording.append(tournament, ts.CONFIRMED, confirmed, user, folded, event_id=event_id)
+    event_id = uuid.uuid5(event.id, events.CONFIRMED)
+    recording.append(tournament, events.CONFIRMED, confirmed, user, folded, event_id=event_id)
 
 
 def _nets(settlement: dict[str, Any], seats: int) -> list[int]:

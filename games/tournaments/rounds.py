@@ -23,6 +23,7 @@ from games.store.models import (
     Stream,
 )
 from games.tournaments import keepers, recording
+from games.tournaments.core import events
 from games.tournaments.core import rounds as pairings
 from games.tournaments.core import state as ts
 
@@ -52,11 +53,11 @@ def round_pair(
     current = folded.state.current
     if current is not None and not current.closed:
         closing = {"round": current.number, **_override(current, override, reason)}
-        folded = recording.append(stream, ts.ROUND_CLOSED, closing, user, folded, meta=meta)
+        folded = recording.append(stream, events.ROUND_CLOSED, closing, user, folded, meta=meta)
         keepers.expire_closed(stream.pk, [current.number])  # its table codes stop with it
     data = _pairing(folded.state, tables, seed, _seeds(stream.pk, folded.state))
     _start_matches(stream, folded.header, folded.state, data)
-    recording.append(stream, ts.PAIRED, data, user, folded, meta=meta)
+    recording.append(stream, events.PAIRED, data, user, folded, meta=meta)
     keepers.issue_round(stream.pk, data["round"], data["tables"])
     return int(data["round"])
 
@@ -122,7 +123,7 @@ def round_repair(
         # of round.repaired takes the round as the event gives it (as it always has).
         data["layouts"] = list(current.layouts)
     _start_matches(stream, folded.header, state, data)
-    recording.append(stream, ts.REPAIRED, data, user, folded, meta=meta)
+    recording.append(stream, events.REPAIRED, data, user, folded, meta=meta)
     keepers.issue_round(stream.pk, data["round"], data["tables"])
     old = [t.match for t in current.tables if t.match]
     # After the commit, outside the tournament's lock: a match's close takes its match's lock
@@ -164,7 +165,7 @@ def _seeds(tournament_id: uuid.UUID, state: ts.TournamentState) -> list[int]:
     if state.settings.seeding != "rating":
         return []
     if state.rounds:
-        first = journal.event_data(tournament_id, ts.PAIRED) or {}
+        first = journal.event_data(tournament_id, events.PAIRED) or {}
         return [int(player) for player in first.get("seeds", ())]
     players = [entry.player for entry in state.entries]
     known = reactions.ask(reactions.RATINGS, kind=state.settings.format, players=players) or {}

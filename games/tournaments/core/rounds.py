@@ -14,7 +14,8 @@ from typing import Any
 
 from games.rules.errors import IllegalEvent
 from games.tournaments.core import pairing, standings, swiss
-from games.tournaments.core.state import Entry, Round, TournamentState, results_missing
+from games.tournaments.core.fold import results_missing
+from games.tournaments.core.state import Entry, Round, TournamentState
 
 PAIRING_BYE_POINTS = 1.0
 

@@ -16,6 +16,8 @@ from games.rules.scarney_board.board import parse_position
 from games.store import folding
 from games.store.models import Event, Stream
 from games.tournaments import creating, entries, keepers, results, rounds
+from games.tournaments.core import events as tournament_events
+from games.tournaments.core import fold as tournament_fold
 from games.tournaments.core import layouts, pairing, swiss
 from games.tournaments.core import rounds as pairings
 from games.tournaments.core import state as ts
@@ -46,7 +48,7 @@ def withdraw(pk: uuid.UUID, user: Any, player: int, reason: str = "went home") -
     results.correction_record(
         tournament_id=pk,
         event_id=uuid.uuid4(),
-        type=ts.WITHDREW,
+        type=tournament_events.WITHDREW,
         data={"player": player, "reason": reason},
         user=user,
     )
@@ -217,7 +219,7 @@ def test_a_duplicate_round_without_a_layout_refuses_a_live_game_then_deals_one_f
     event_id = uuid.uuid4()
     sent = {"round": 1}
     results.correction_record(
-        tournament_id=pk, event_id=event_id, type=ts.LAID_OUT, data=sent, user=user
+        tournament_id=pk, event_id=event_id, type=tournament_events.LAID_OUT, data=sent, user=user
     )
     # then the server drew a seed and dealt from it, both in the event
     event = last_event(pk)
@@ -225,7 +227,7 @@ def test_a_duplicate_round_without_a_layout_refuses_a_live_game_then_deals_one_f
     assert isinstance(seed, int) and event.data["layouts"] == layouts.deal(seed)
     # a retry of the same request records nothing new
     _, created = results.correction_record(
-        tournament_id=pk, event_id=event_id, type=ts.LAID_OUT, data=sent, user=user
+        tournament_id=pk, event_id=event_id, type=tournament_events.LAID_OUT, data=sent, user=user
     )
     assert not created and last_event(pk).pk == event.pk
     # and every player's first game starts on the same dealt layout
@@ -255,7 +257,7 @@ def test_layouts_given_by_hand_are_checked_when_recorded(director: Any) -> None:
             results.correction_record(
                 tournament_id=pk,
                 event_id=uuid.uuid4(),
-                type=ts.LAID_OUT,
+                type=tournament_events.LAID_OUT,
                 data={"round": 1, "layouts": given},
                 user=user,
             )
@@ -272,7 +274,7 @@ def test_a_game_voided_names_no_single_game(director: Any) -> None:
         results.correction_record(
             tournament_id=pk,
             event_id=uuid.uuid4(),
-            type=ts.VOIDED,
+            type=tournament_events.VOIDED,
             data={"round": 1, "table": 1, "game": 2, "reason": "misdeal"},
             user=user,
         )
@@ -327,7 +329,7 @@ def test_a_directors_events_keep_the_clients_meta(director: Any) -> None:
     results.correction_record(
         tournament_id=pk,
         event_id=uuid.uuid4(),
-        type=ts.VOIDED,
+        type=tournament_events.VOIDED,
         data={"round": 1, "table": 1, "reason": "lights out"},
         user=user,
         meta=META,
@@ -368,7 +370,11 @@ def test_a_duplicate_round_paired_again_keeps_its_layouts_in_the_event_and_old_s
     enter(pk, user, ["Ann", "Bob"])
     rounds.round_pair(tournament_id=pk, user=user)
     results.correction_record(
-        tournament_id=pk, event_id=uuid.uuid4(), type=ts.LAID_OUT, data={"round": 1}, user=user
+        tournament_id=pk,
+        event_id=uuid.uuid4(),
+        type=tournament_events.LAID_OUT,
+        data={"round": 1},
+        user=user,
     )
     dealt = last_event(pk).data["layouts"]
     rounds.round_repair(tournament_id=pk, reason="table moved", user=user)
@@ -382,9 +388,11 @@ def test_a_duplicate_round_paired_again_keeps_its_layouts_in_the_event_and_old_s
 
     for event in events[1:]:  # after tournament.created, which the header holds
         data = dict(event.data)
-        if event.type == ts.REPAIRED:
+        if event.type == tournament_events.REPAIRED:
             data.pop("layouts")
-        state = ts.apply(state, Move(event.type, data))
+        state = tournament_fold.apply(state, Move(event.type, data))
     assert state.current is not None and not state.current.layouts
-    again = ts.apply(state, Move(ts.LAID_OUT, {"round": 1, "layouts": dealt}))
+    again = tournament_fold.apply(
+        state, Move(tournament_events.LAID_OUT, {"round": 1, "layouts": dealt})
+    )
     assert list(again.current.layouts) == dealt  # type: ignore[union-attr]

@@ -7,10 +7,9 @@ from typing import Any
 
 import pytest
 
-from games.admin.tournaments import TournamentForm
+from games.admin.tournament_forms import TournamentForm
 from games.rules.errors import BadSetup
-from games.tournaments.core import state as ts
-from games.tournaments.core import tiebreaks
+from games.tournaments.core import events, tiebreaks
 from games.tournaments.core.standings import explain
 from scoring.documents import labels
 from tests.games.tournaments.helpers import client_for, create
@@ -26,7 +25,7 @@ def test_every_face_words_a_tiebreak_as_declared() -> None:
 
 
 def test_the_event_shape_and_the_check_take_the_declared_keys_and_no_other() -> None:
-    shape = ts.EVENT_SHAPES[ts.CREATED].fields["tiebreaks"]
+    shape = events.EVENT_SHAPES[events.CREATED].fields["tiebreaks"]
     assert tuple(shape.of.choices) == tiebreaks.TIEBREAKS
     assert tiebreaks.check(list(reversed(tiebreaks.TIEBREAKS))) == tiebreaks.TIEBREAKS[::-1]
     for refused in (["progressive"], ["net", "net"], "net"):
