@@ -80,7 +80,8 @@ def tournament_run(
     """One Swiss evening of High-Low Scarney, every round played; the matches it made."""
     from games.play import services
     from games.store.models import TournamentTable
-    from games.tournaments import creating, entries, rounds
+    from games.tournaments import creating, entries
+    from games.tournaments import rounds as pairing
 
     tournament = creating.tournament_create(
         spec={
@@ -97,7 +98,7 @@ def tournament_run(
         entries.entry_add(tournament_id=tournament.pk, spec={"player": pk}, user=user)
     matches = 0
     for _ in range(rounds):
-        n = rounds.round_pair(tournament_id=tournament.pk, user=user)
+        n = pairing.round_pair(tournament_id=tournament.pk, user=user)
         tables = TournamentTable.objects.filter(tournament=tournament, round_number=n)
         for table in tables.exclude(match=None):
             line = HL_WIN if rng.random() < 0.5 else HL_WIN[::-1]

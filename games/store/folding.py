@@ -119,7 +119,7 @@ class TournamentEngine:
     category = Stream.Category.TOURNAMENT
 
     def __init__(self, name: str = "") -> None:
-        self.rules = tournament_state
+        self.rules = tournament_fold
 
     def start(self, header: dict[str, Any]) -> Any:
         return tournament_state.start(header)

@@ -18,6 +18,7 @@ from games.play import services
 from games.store import folding
 from games.store.models import Match, MatchSeat, Player, Stream, TournamentEntry
 from games.tournaments import creating, rounds
+from games.tournaments import entries as entering
 from scoring.models import RatingPoint
 from tests.api_seed import SHEET
 from tests.games.pages.browsing import check_page
@@ -94,7 +95,7 @@ def cup(director: Any, name: str, published: bool, entries: list[dict[str, str]]
         user=director,
     )
     for spec in entries:
-        entries.entry_add(tournament_id=made.pk, spec=spec, user=director)
+        entering.entry_add(tournament_id=made.pk, spec=spec, user=director)
     rounds.round_pair(tournament_id=made.pk, tables=None, seed=1, user=director)
     for match in Match.objects.filter(tournament_id=made.pk):
         for _ in range(3):
