@@ -194,8 +194,8 @@ def _cookie(answer: Any, name: str) -> str:
 
 def room(user: Any) -> tuple[str, list[str]]:
     """A running live duplicate-Solitaire tournament of TABLES tables, laid out; its matches."""
-    from games.play import tournament_services
     from games.store.models import Tournament
+    from games.tournaments import creating, entries, results, rounds
 
     spec = {
         "name": f"bench room {uuid.uuid4().hex[:6]}",
@@ -205,14 +205,14 @@ def room(user: Any) -> tuple[str, list[str]]:
         "rounds": 1,
         "entry": "live",
     }
-    made = tournament_services.tournament_create(spec=spec, user=user)
+    made = creating.tournament_create(spec=spec, user=user)
     for n in range(TABLES):
-        tournament_services.entry_add(
+        entries.entry_add(
             tournament_id=made.pk, spec={"name": f"room-{made.pk.hex[:4]}-{n}"}, user=user
         )
-    tournament_services.round_pair(tournament_id=made.pk, tables=None, seed=1, user=user)
+    rounds.round_pair(tournament_id=made.pk, tables=None, seed=1, user=user)
     layouts = [_layout(random.Random(i)) for i in range(5)]
-    tournament_services.correction_record(
+    results.correction_record(
         tournament_id=made.pk,
         event_id=uuid.uuid4(),
         type="round.laid_out",

@@ -1,4 +1,4 @@
-"""Time to pair a large Swiss round: ``games.tournaments.swiss.swiss`` (FIDE Dutch by py4swiss).
+"""Time to pair a large Swiss round: ``games.tournaments.core.swiss.swiss`` (FIDE Dutch).
 
 A field of ``--players`` (default 200) plays ``--rounds`` - 1 rounds (default 7) with seeded random
 results (40% seat-0 wins, 20% draws, 40% losses), each round paired by ``swiss`` itself; then round
@@ -26,8 +26,8 @@ import time  # noqa: E402
 from dataclasses import replace  # noqa: E402
 
 from bench import _common  # noqa: E402
-from games.tournaments.pairing import Entrant  # noqa: E402
-from games.tournaments.swiss import swiss  # noqa: E402
+from games.tournaments.core.pairing import Entrant  # noqa: E402
+from games.tournaments.core.swiss import swiss  # noqa: E402
 
 NAME = "pairing"
 

@@ -4,7 +4,7 @@
 
 1. players, registered through ``games.play.register.player_register`` (the register's stream);
 2. tournaments (High-Low Scarney Swiss evenings, sheet entry) through
-   ``games.play.tournament_services``: entries, every round paired by the service, every table's
+   ``games.tournaments``: entries, every round paired by the service, every table's
    sheet entered through ``games.play.services.event_record``, settled by the close task (Celery
    eager);
 3. template matches through the services: live matches of several formats played to the end with
@@ -78,10 +78,12 @@ def tournament_run(
     number: int, players: list[tuple[int, str]], rounds: int, rng: random.Random, user: Any
 ) -> int:
     """One Swiss evening of High-Low Scarney, every round played; the matches it made."""
-    from games.play import services, tournament_services
+    from games.play import services
     from games.store.models import TournamentTable
+    from games.tournaments import creating, entries
+    from games.tournaments import rounds as pairing
 
-    tournament = tournament_services.tournament_create(
+    tournament = creating.tournament_create(
         spec={
             "name": f"Scale evening {number}",
             "format": "high-low-scarney",
@@ -93,10 +95,10 @@ def tournament_run(
         user=user,
     )
     for pk, _name in players:
-        tournament_services.entry_add(tournament_id=tournament.pk, spec={"player": pk}, user=user)
+        entries.entry_add(tournament_id=tournament.pk, spec={"player": pk}, user=user)
     matches = 0
     for _ in range(rounds):
-        n = tournament_services.round_pair(tournament_id=tournament.pk, user=user)
+        n = pairing.round_pair(tournament_id=tournament.pk, user=user)
         tables = TournamentTable.objects.filter(tournament=tournament, round_number=n)
         for table in tables.exclude(match=None):
             line = HL_WIN if rng.random() < 0.5 else HL_WIN[::-1]

@@ -3,7 +3,7 @@
 Standings: a ``--players``-player Swiss (default 200) of two-player tables is simulated for
 ``--rounds`` rounds (default 7) with seeded random pairs (the pairing engine is elsewhere, and the
 standings do not care who met whom) and random results: a win, a loss or now and then a shared
-win, random match totals and the loser paying the difference. ``games.tournaments.standings``
+win, random match totals and the loser paying the difference. ``games.tournaments.core.standings``
 is then timed after the last round with all six tie-breaks, ``--runs`` times (default 7). Prints
 median and max; the target is a median under 1 s.
 
@@ -29,7 +29,7 @@ import random  # noqa: E402
 import time  # noqa: E402
 
 from bench import _common  # noqa: E402
-from games.tournaments import settlement, standings  # noqa: E402
+from games.tournaments.core import settlement, standings, tiebreaks  # noqa: E402
 
 NAME = "standings"
 
@@ -74,7 +74,7 @@ def time_standings(args: argparse.Namespace) -> list[float]:
     times = []
     for _ in range(args.runs):
         t0 = time.perf_counter()
-        table = standings.standings(players, results, byes, standings.TIEBREAKS, round=args.rounds)
+        table = standings.standings(players, results, byes, tiebreaks.TIEBREAKS, round=args.rounds)
         times.append(time.perf_counter() - t0)
     assert len(table.rows) == args.players
     return times

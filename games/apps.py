@@ -14,15 +14,15 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from games.api import answer_cache
         from games.pages import scoreboard
-        from games.play import tournament_services
         from games.store import reactions
+        from games.tournaments import results, rounds
 
         # A closed match at a tournament table records its result on the tournament.
-        reactions.subscribe(reactions.MATCH_CLOSED, tournament_services.result_from_match)
+        reactions.subscribe(reactions.MATCH_CLOSED, results.result_from_match)
         # A table's agreement to its match's result is counted by the tournament.
-        reactions.subscribe(reactions.RESULT_CONFIRMED, tournament_services.confirmation_from_match)
+        reactions.subscribe(reactions.RESULT_CONFIRMED, results.confirmation_from_match)
         # A duplicate round's games start on the round's layouts.
-        reactions.answer(reactions.DUPLICATE_LAYOUT, tournament_services.duplicate_layout)
+        reactions.answer(reactions.DUPLICATE_LAYOUT, rounds.duplicate_layout)
         # Rebuilt read models keep their versions: the answers a process kept are dropped.
         reactions.subscribe(reactions.REBUILT, answer_cache.forget_all)
         # A tournament published or unpublished: its room's board tag, kept in the cache, goes.

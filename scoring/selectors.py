@@ -12,7 +12,6 @@ from django.db import connection
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from games.play.permissions import is_director, is_recorder
-from games.play.tables import reading
 from games.store import journal
 from games.store.models import (
     GameSeat,
@@ -20,6 +19,7 @@ from games.store.models import (
     Player,
     Stream,
 )
+from games.tournaments import reading
 from scoring.models import GameSummary, MatchStanding
 
 

@@ -9,7 +9,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from games.play import services, tournament_services
+from games.play import services
+from games.tournaments import creating, entries, rounds
 from tests.play import play_out
 
 SHEET = [[32, 19, 6], [24, 77, 34], [13, 29, 27], [38, 53, 110], [21, 30, 36]]
@@ -53,7 +54,7 @@ def sheet_match(names: list[str], lines: list[list[int]], user: Any = None) -> u
 
 def tournament(user: Any, names: list[str]) -> uuid.UUID:
     """A published Swiss tournament of High-Low Scarney with its first round paired."""
-    made = tournament_services.tournament_create(
+    made = creating.tournament_create(
         spec={
             "name": "Tuesday club evening",
             "format": "high-low-scarney",
@@ -65,8 +66,8 @@ def tournament(user: Any, names: list[str]) -> uuid.UUID:
         user=user,
     )
     for name in names:
-        tournament_services.entry_add(tournament_id=made.pk, spec={"name": name}, user=user)
-    tournament_services.round_pair(tournament_id=made.pk, tables=None, seed=None, user=user)
+        entries.entry_add(tournament_id=made.pk, spec={"name": name}, user=user)
+    rounds.round_pair(tournament_id=made.pk, tables=None, seed=None, user=user)
     return made.pk
 
 

@@ -15,9 +15,10 @@ from typing import Any
 
 from django import forms
 
-from games.play import tournament_services
 from games.store.models import Player, Tournament
-from games.tournaments import state as ts
+from games.tournaments import entries, results, rounds
+from games.tournaments.core import events
+from games.tournaments.core import state as ts
 
 REASON_HELP = "Recorded with the event, for everyone who reads the tournament later."
 # Stored with every event the admin records, as a table's device is with its moves.
@@ -50,7 +51,7 @@ class CorrectionForm(forms.Form):
 
     def correction(self, tournament: Tournament, user: Any, type: str, **data: Any) -> bool:
         """``correction_record`` as ``POST .../events/`` makes it: True if it recorded now."""
-        _folded, created = tournament_services.correction_record(
+        _folded, created = results.correction_record(
             tournament_id=tournament.pk,
             event_id=self.cleaned_data["event_id"],
             type=type,
@@ -131,7 +132,7 @@ class LateEntryForm(CorrectionForm):
 
     def record(self, tournament: Tournament, user: Any) -> str:
         player: Player = self.cleaned_data["player"]
-        entry = tournament_services.entry_add(
+        entry = entries.entry_add(
             tournament_id=tournament.pk,
             spec={"player": player.pk},
             reason=self.cleaned_data["reason"],
@@ -156,7 +157,7 @@ class WithdrawalForm(CorrectionForm):
 
     def record(self, tournament: Tournament, user: Any) -> str:
         player = self.cleaned_data["player"]
-        created = self.correction(tournament, user, ts.WITHDREW, player=player)
+        created = self.correction(tournament, user, events.WITHDREW, player=player)
         return _said(created, f"{_name(self.state, player)} withdraws after this round.")
 
 
@@ -183,7 +184,7 @@ class ByeForm(CorrectionForm):
         created = self.correction(
             tournament,
             user,
-            ts.BYE_REQUESTED,
+            events.BYE_REQUESTED,
             player=values["player"],
             round=values["round"],
             points=values["points"],
@@ -209,7 +210,7 @@ class ForfeitForm(CorrectionForm):
     def record(self, tournament: Tournament, user: Any) -> str:
         (number, table), player = self.cleaned_data["table"], self.cleaned_data["player"]
         created = self.correction(
-            tournament, user, ts.FORFEIT, round=number, table=table, player=player
+            tournament, user, events.FORFEIT, round=number, table=table, player=player
         )
         name = _name(self.state, player)
         return _said(created, f"{name} forfeits at table {table} of round {number}.")
@@ -243,7 +244,12 @@ class AdjustedResultForm(CorrectionForm):
     def record(self, tournament: Tournament, user: Any) -> str:
         (number, table), points = self.cleaned_data["table"], self.cleaned_data["points"]
         created = self.correction(
-            tournament, user, ts.RESULT_ADJUSTED, round=number, table=table, points=points
+            tournament,
+            user,
+            events.RESULT_ADJUSTED,
+            round=number,
+            table=table,
+            points=points,
         )
         shown = " - ".join(f"{p:g}" for p in points)
         return _said(created, f"Table {table} of round {number} is adjusted to {shown}.")
@@ -263,7 +269,7 @@ class VoidForm(CorrectionForm):
 
     def record(self, tournament: Tournament, user: Any) -> str:
         number, table = self.cleaned_data["table"]
-        created = self.correction(tournament, user, ts.VOIDED, round=number, table=table)
+        created = self.correction(tournament, user, events.VOIDED, round=number, table=table)
         return _said(created, f"Table {table} of round {number} is voided.")
 
 
@@ -276,7 +282,7 @@ class RepairForm(CorrectionForm):
     )
 
     def record(self, tournament: Tournament, user: Any) -> str:
-        number = tournament_services.round_repair(
+        number = rounds.round_repair(
             tournament_id=tournament.pk,
             reason=self.cleaned_data["reason"],
             user=user,

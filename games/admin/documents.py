@@ -14,9 +14,9 @@ from typing import Any
 
 from django.urls import reverse
 
-from games.play.tournament_shapes import round_json, standings_json
 from games.store.models import Tournament
-from games.tournaments import state as ts
+from games.tournaments.core import state as ts
+from games.tournaments.shapes import round_json, standings_json
 
 
 def links(tournament: Tournament, state: ts.TournamentState) -> dict[str, Any]:

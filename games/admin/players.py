@@ -124,7 +124,7 @@ class PlayerAdmin(DirectorViewMixin, admin.ModelAdmin):
 
 
 class TableKeeperFilter(admin.SimpleListFilter):
-    """Every table code makes a keeper user of its own (games.play.tables.codes): a club makes
+    """Every table code makes a keeper user of its own (games.tournaments.keepers): a club makes
     hundreds a year. The users' list leaves them out unless asked for."""
 
     title = "table codes' keepers"

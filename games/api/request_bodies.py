@@ -6,8 +6,10 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.request import Request
 
 from games.rules import registry
+from games.store.canonical import BadValue
 
 
 # The schema lists the kinds and formats; the service still names an unknown one itself
@@ -119,3 +121,30 @@ class Recorded(serializers.Serializer[Any]):
     event = serializers.DictField()
     game = serializers.DictField(required=False)
     match = serializers.DictField(required=False)
+
+
+# --- reading a body ---------------------------------------------------------------------------
+
+
+def client_meta(request: Request, meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The client's meta for a director's event, as a game event's (``games.api.streams``): the
+    body's ``meta`` where the body has one (a correction's), and the ``X-Device`` header as its
+    device.
+    The services check it (``meta.*``) and store it beside who recorded the event."""
+    device = request.headers.get("X-Device")
+    meta = dict(meta or {})
+    return {**meta, "device": device} if device else meta
+
+
+def checked_body(
+    request: Request, shape: type[serializers.Serializer[Any]] | None = None
+) -> dict[str, Any]:
+    """The request's JSON object, checked against its documented ``shape`` where one is given
+    (400 ``request.invalid`` with the fields at fault); the services check the rest."""
+    if not isinstance(request.data, dict):
+        raise BadValue("request.not_an_object", "The request body must be a JSON object.")
+    if shape is None:
+        return dict(request.data)
+    body = shape(data=request.data)
+    body.is_valid(raise_exception=True)
+    return dict(body.validated_data)

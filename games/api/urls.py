@@ -5,7 +5,9 @@ The recording routes come first: they take most requests, and URLs are tried in 
 
 from django.urls import path
 
-from games.api import reads, reports, streams, tokens, tournaments, webhooks
+from games.api import players, reads, reports, streams, tokens, webhooks
+from games.api.tournaments import directing
+from games.api.tournaments import reads as tournament_reads
 
 urlpatterns = [
     path("games/", streams.GameList.as_view(), name="game-list"),
@@ -28,53 +30,53 @@ urlpatterns = [
     ),
     path("matches/<uuid:pk>/", streams.MatchDetail.as_view(), name="match-detail"),
     path("matches/<uuid:pk>/events/", streams.MatchEvents.as_view(), name="match-events"),
-    path("players/", tournaments.PlayerList.as_view(), name="player-list"),
-    path("players/<int:pk>/", tournaments.PlayerDetail.as_view(), name="player-detail"),
-    path("players/<int:pk>/merge/", tournaments.PlayerMerge.as_view(), name="player-merge"),
-    path("tournaments/", tournaments.TournamentList.as_view(), name="tournament-list"),
+    path("players/", players.PlayerList.as_view(), name="player-list"),
+    path("players/<int:pk>/", players.PlayerDetail.as_view(), name="player-detail"),
+    path("players/<int:pk>/merge/", players.PlayerMerge.as_view(), name="player-merge"),
+    path("tournaments/", directing.TournamentList.as_view(), name="tournament-list"),
     path(
         "tournaments/<uuid:pk>/",
-        tournaments.TournamentDetail.as_view(),
+        tournament_reads.TournamentDetail.as_view(),
         name="tournament-detail",
     ),
     path(
         "tournaments/<uuid:pk>/entries/",
-        tournaments.TournamentEntries.as_view(),
+        directing.TournamentEntries.as_view(),
         name="tournament-entries",
     ),
     path(
         "tournaments/<uuid:pk>/rounds/",
-        tournaments.TournamentRounds.as_view(),
+        directing.TournamentRounds.as_view(),
         name="tournament-rounds",
     ),
     path(
         "tournaments/<uuid:pk>/rounds/<int:number>/",
-        tournaments.TournamentRound.as_view(),
+        tournament_reads.TournamentRound.as_view(),
         name="tournament-round",
     ),
     path(
         "tournaments/<uuid:pk>/rounds/<int:number>/tables/<int:table>/code/",
-        tournaments.TournamentTableCode.as_view(),
+        directing.TournamentTableCode.as_view(),
         name="tournament-table-code",
     ),
     path(
         "tournaments/<uuid:pk>/keepers/",
-        tournaments.TournamentKeepers.as_view(),
+        directing.TournamentKeepers.as_view(),
         name="tournament-keepers",
     ),
     path(
         "tournaments/<uuid:pk>/standings/",
-        tournaments.TournamentStandings.as_view(),
+        tournament_reads.TournamentStandings.as_view(),
         name="tournament-standings",
     ),
     path(
         "tournaments/<uuid:pk>/settlement/",
-        tournaments.TournamentSettlement.as_view(),
+        tournament_reads.TournamentSettlement.as_view(),
         name="tournament-settlement",
     ),
     path(
         "tournaments/<uuid:pk>/events/",
-        tournaments.TournamentEvents.as_view(),
+        directing.TournamentEvents.as_view(),
         name="tournament-events",
     ),
     # The read side: the feed, histories, exports, statistics.

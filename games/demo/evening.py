@@ -6,8 +6,9 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from games.play import services, tournament_services
+from games.play import services
 from games.store.models import Tournament
+from games.tournaments import creating, entries, rounds
 
 NAME = "Tuesday club evening"
 HIGH_LOW_WIN = [34, 0]  # a High-Low game won by the first seat (Appendix C.3); three win a match
@@ -16,10 +17,10 @@ HIGH_LOW_WIN = [34, 0]  # a High-Low game won by the first seat (Appendix C.3); 
 def load(user: Any, names: list[str]) -> Tournament:
     """Enter ``names``, pair round 1 and finish every table but the last (still playing)."""
     spec = {"name": NAME, "format": "high-low-scarney", "system": "swiss", "rounds": 3}
-    tournament = tournament_services.tournament_create(spec=spec, user=user)
+    tournament = creating.tournament_create(spec=spec, user=user)
     for name in names:
-        tournament_services.entry_add(tournament_id=tournament.pk, spec={"name": name}, user=user)
-    tournament_services.round_pair(tournament_id=tournament.pk, user=user)
+        entries.entry_add(tournament_id=tournament.pk, spec={"name": name}, user=user)
+    rounds.round_pair(tournament_id=tournament.pk, user=user)
     tables = list(tournament.tables.order_by("number"))
     for table in tables[:-1]:
         assert table.match_id is not None, "a paired table has its match"

@@ -105,7 +105,7 @@ def open_scoreboards() -> list[dict[str, Any]]:
 
 def code_table(user: Any) -> Any:
     """The match a table code's keeper records at, while his code is live; None for anyone
-    else (games.play.tables.codes)."""
+    else (games.tournaments.keepers)."""
     if not user.is_authenticated:
         return None
     return (

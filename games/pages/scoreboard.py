@@ -25,9 +25,9 @@ from typing import Any
 from django.db import connection
 
 from games.pages import sheet_presenting
-from games.play.tournament_shapes import round_json, standings_json, tournament_json
 from games.store import folding
 from games.store.models import Game, Match, Stream, Tournament
+from games.tournaments.shapes import round_json, standings_json, tournament_json
 from scarney_site import shared_cache
 from scoring import selectors
 from scoring.models import GameSummary, MatchStanding

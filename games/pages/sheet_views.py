@@ -25,16 +25,16 @@ from games.play import services
 from games.play.permissions import is_recorder
 from games.play.refusals import REFUSED, refusal_of
 from games.play.representation import match_json
-from games.play.tournament_shapes import (
+from games.rules.events import GAME_SCORED
+from games.store import folding
+from games.store.journal import VersionConflict
+from games.store.models import Match, Stream, Tournament
+from games.tournaments.shapes import (
     round_json,
     settlement_json,
     standings_json,
     tournament_json,
 )
-from games.rules.events import GAME_SCORED
-from games.store import folding
-from games.store.journal import VersionConflict
-from games.store.models import Match, Stream, Tournament
 from scarney_site import shared_cache
 from scoring import selectors
 from scoring.documents.reports import match_history

@@ -2,7 +2,7 @@
 
 ``/t/{code}/`` is a table's keeper link, opened on a phone with no account (API.md "Pages").
 
-The code is checked by the service (games.play.tables.codes); a good one logs this browser in
+The code is checked by the service (games.tournaments.keepers); a good one logs this browser in
 as the code's keeper and opens the table's match. A wrong code counts against the address: past
 ``WRONG_CODES_ALLOWED`` in ``WRONG_CODES_WINDOW`` seconds the link answers 429 without looking
 the code up, so 40 bits cannot be walked through from one address. Every code is counted before
@@ -26,10 +26,10 @@ from rest_framework.throttling import BaseThrottle
 
 from games.play import permissions, services
 from games.play.refusals import REFUSED, refusal_of
-from games.play.tables import codes
 from games.rules.events import RESULT_CONFIRMED
 from games.store import folding
 from games.store.models import Game, Match, Stream
+from games.tournaments import keepers
 from scarney_site import shared_cache
 
 WRONG_CODES_ALLOWED = 30  # a club's phones may share one address: room for typos
@@ -44,8 +44,8 @@ def keeper_link(request: HttpRequest, code: str) -> HttpResponse:
     if shared_cache.count(key, WRONG_CODES_WINDOW) > WRONG_CODES_ALLOWED:
         return _refused(request, "code.throttled", _TOO_MANY, 429)
     try:
-        found = codes.opened(code)
-    except codes.CodeRefused as refused:
+        found = keepers.opened(code)
+    except keepers.CodeRefused as refused:
         if refused.code != "code.unknown":
             shared_cache.uncount(key)  # a code that was issued (revoked, expired) is no guess
         return _refused(request, refused.code, refused.message, refused.status)
@@ -55,7 +55,7 @@ def keeper_link(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("scoring-pages:match", pk=found.match_id)
     if user.is_authenticated and request.method != "POST":
         # Someone logged in (a director trying the card): ask before logging him out.
-        context = {"found": found, "shown": codes.shown(found.code), "switch": True}
+        context = {"found": found, "shown": keepers.shown(found.code), "switch": True}
         return render(request, PAGE, context)
     if user.is_authenticated:
         logout(request)

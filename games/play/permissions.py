@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import connection
 
+from games.rules.errors import BadSetup
 from games.store.models import Player, Stream, TableCode
 
 DIRECT = "games.direct"
@@ -162,7 +163,7 @@ def check_may_record(user: Any, stream_id: uuid.UUID, category: str | None = Non
 
 
 def is_table_keeper(user: Any) -> bool:
-    """Is ``user`` a table code's keeper (games.play.tables.codes), who records at one table?"""
+    """Is ``user`` a table code's keeper (games.tournaments.keepers), who records at one table?"""
     if user is None or not user.is_authenticated:
         return False
     return TableCode.objects.filter(keeper_id=user.pk).exists()
@@ -176,6 +177,20 @@ def check_not_table_keeper(user: Any, doing: str = "start a game or match of you
             "permission.not_your_table",
             "This browser keeps score at one tournament table by its code: it records there "
             f"alone. Log in with an account to {doing}.",
+        )
+
+
+def check_not_code_keepers(users: list[Any]) -> None:
+    """A code's keeper keeps its own table and no other: naming him keeper of another game,
+    match or table would open them to the card's code (422 ``keeper.table_code``)."""
+    named = TableCode.objects.filter(keeper__in=users).select_related("keeper").first()
+    if named is not None:
+        raise BadSetup(
+            "keeper.table_code",
+            f"{named.keeper.get_username()} is the keeper of table {named.table_number}'s code "
+            f"in round {named.round_number}: he records at that table alone. Name a user with "
+            "an account.",
+            field="user",
         )
 
 

@@ -17,7 +17,6 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
 from games.play import appending, permissions, register
-from games.play.tables import codes
 from games.rules import registry
 from games.rules.base import make_ruleset, ruleset_as_dict
 from games.rules.errors import BadSetup, IllegalEvent, RuleError
@@ -160,7 +159,7 @@ def game_start(
         category=Stream.Category.GAME,
         kind=kind,
         created_by=appending.user_or_none(user),
-        # A tournament's game is read as its tournament is (games.play.tables.reading).
+        # A tournament's game is read as its tournament is (games.tournaments.reading).
         in_tournament_id=match.tournament_id if match is not None else None,
     )
     game = Game.objects.create(stream=stream, kind=kind, match=match, number=number)
@@ -393,7 +392,7 @@ def keepers_change(
     stream = journal.lock_stream(stream_id)
     permissions.check_may_name_keepers(user, stream.created_by_id)
     named = _users_named(add)
-    codes.check_not_code_keepers(named)
+    permissions.check_not_code_keepers(named)
     stream.keepers.add(*named)
     stream.keepers.remove(*_users_named(remove))
     return _recorders_json(Stream.objects.select_related("created_by").get(pk=stream_id))

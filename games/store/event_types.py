@@ -6,7 +6,7 @@ changes, its version goes up and an ``upcast_vN_vN+1`` function turns old data i
 
 What each type's data holds is declared once, where it is decided (games/rules/shapes.py): by the
 game families beside their rules (``Rules.events``, ``MatchRules.events``), by the tournaments'
-core (``games.tournaments.state.EVENT_SHAPES``), and here for what the service writes itself. A
+core (``games.tournaments.core.events``), and here for what the service writes itself. A
 type several games take is the union of their declarations (:func:`declared`). :func:`check_data`
 refuses a client's data that no game could read: a field the type does not take (422
 ``event.unknown_field``), a value too large (``event.too_large``: longer text, more items, a
@@ -57,7 +57,7 @@ from games.rules.shapes import (
     record,
     ruleset_shape,
 )
-from games.tournaments.state import EVENT_SHAPES as TOURNAMENT_SHAPES
+from games.tournaments.core.events import EVENT_SHAPES as TOURNAMENT_SHAPES
 
 __all__ = ["LARGEST_NUMBER", "EVENT_TYPES", "declared", "check_data", "check_meta"]
 

@@ -46,7 +46,8 @@ from games.rules.shapes import ShapeError
 from games.store import event_types, journal
 from games.store.event_types import upcast
 from games.store.models import Stream
-from games.tournaments import state as tournament_state
+from games.tournaments.core import fold as tournament_fold
+from games.tournaments.core import state as tournament_state
 
 # Bump when a state class changes shape or moves: older snapshots are then ignored and refolded.
 # 3: the rule modules moved into family packages (pickles name class paths); 4: authenticated;
@@ -54,8 +55,8 @@ from games.tournaments import state as tournament_state
 # games' rulesets moved from their family's ``scoring`` module to ``throws``; 7: a finished
 # Truffle hand keeps Dealer's discards in Opposite's pile when Dealer won no trick (21.2); 8: a
 # tournament's entries, results and tables hold labels and confirmations; 9: a tournament holds
-# whether it is published.
-SNAPSHOT_FORMAT = 9
+# whether it is published; 10: its state moved into games.tournaments.core.
+SNAPSHOT_FORMAT = 10
 # The first event of a stream of each category.
 START_EVENTS = (GAME_STARTED, MATCH_STARTED, TOURNAMENT_CREATED, REGISTER_OPENED)
 
@@ -113,18 +114,18 @@ class MatchEngine:
 
 
 class TournamentEngine:
-    """A tournament stream's engine: the pure fold of games.tournaments.state."""
+    """A tournament stream's engine: the pure fold of games.tournaments.core.fold."""
 
     category = Stream.Category.TOURNAMENT
 
     def __init__(self, name: str = "") -> None:
-        self.rules = tournament_state
+        self.rules = tournament_fold
 
     def start(self, header: dict[str, Any]) -> Any:
         return tournament_state.start(header)
 
     def apply(self, state: Any, move: Move) -> Any:
-        return tournament_state.apply(state, move)
+        return tournament_fold.apply(state, move)
 
     def status(self, state: Any) -> str:
         over = state.status == tournament_state.FINISHED

@@ -76,7 +76,7 @@ class Stream(models.Model):
     )
     is_public = models.BooleanField(default=True, verbose_name="public")
     # A tournament's match, or a game of one: its play is read as the tournament is
-    # (games.play.tables.reading), following its ``published`` at once. Set when the stream is
+    # (games.tournaments.reading), following its ``published`` at once. Set when the stream is
     # made, never changed.
     in_tournament = models.ForeignKey(
         "Tournament",

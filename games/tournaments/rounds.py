@@ -1,317 +1,237 @@
-"""From a tournament's state to its next pairing and to the inputs of its standings.
+"""A tournament's rounds: pairing the next (by its system or by hand) and pairing the current
+one again, the matches started for their tables, a duplicate round's layout.
 
-``pair_next`` decides the next round (by the tournament's system, or by the director's hand) and
-answers the data of the ``round.paired`` event that records it in full; ``repair_current`` pairs
-the current round again, on the field as it is now. ``standings_at`` gives the standings as of a
-round from the results the stream holds.
+The pairing is computed here, once, by the pure core (``games.tournaments.core.rounds``) and
+recorded whole in ``round.paired`` with the matches it created, so a replay never pairs again.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Collection, Sequence
+import secrets
+import uuid
+from collections.abc import Sequence
 from typing import Any
 
-from games.rules.errors import IllegalEvent
-from games.tournaments import pairing, standings, swiss
-from games.tournaments.state import Entry, Round, TournamentState, results_missing
+from django.db import transaction
 
-PAIRING_BYE_POINTS = 1.0
+from games.play import permissions, services
+from games.rules import registry
+from games.rules.errors import IllegalEvent, StateConflict
+from games.store import folding, journal, reactions
+from games.store.models import (
+    Match,
+    Stream,
+)
+from games.tournaments import keepers, recording
+from games.tournaments.core import events
+from games.tournaments.core import rounds as pairings
+from games.tournaments.core import state as ts
 
 
-def planned_rounds(state: TournamentState) -> int | None:
-    """How many rounds the tournament plays: as set, or a whole round robin's schedule."""
-    if state.settings.system == "round_robin":
-        return pairing.round_robin_rounds(len(state.entries), double=state.settings.double)
-    return state.planned
-
-
-def pair_next(
-    state: TournamentState,
+@transaction.atomic
+def round_pair(
     *,
-    seed: int | None,
-    min_size: int,
-    max_size: int | None = None,
-    by_hand: Sequence[Sequence[int]] | None = None,
-    joining: Collection[int] = (),
-    seeds: Sequence[int] = (),
-) -> dict[str, Any]:
-    """The data of the next ``round.paired``: its tables (seat 0 starts), byes and seed.
+    tournament_id: uuid.UUID,
+    user: Any,
+    tables: Sequence[Sequence[int]] | None = None,
+    seed: int | None = None,
+    override: bool = False,
+    reason: str | None = None,
+    meta: dict[str, Any] | None = None,
+) -> int:
+    """Pair the next round (by the system, or ``tables`` by hand) and start its matches.
 
-    ``min_size`` and ``max_size`` are the seats the format allows at a table. ``joining`` are
-    players who may be seated by hand but, left out, have no bye (they join from the next round).
-    ``seeds``: the initial order, top seed first, where it is not the entry order (a tournament
-    seeded by rating); the first round records it. Refuses while the current round still waits
-    for results (``round.results_missing``) and once every planned round is paired.
+    The current round is closed first when all its results are in; while a table still plays
+    the answer is 409 ``round.results_missing``, and while a result awaits its table's
+    confirmation 409 ``round.results_unconfirmed`` unless the director ``override``s it with a
+    ``reason`` (recorded in ``round.closed``). A random first round of ``tables`` without a
+    ``seed`` draws one here and records it in ``round.paired``. Each table gets its keeper code.
     """
-    number = len(state.rounds) + 1
-    _check_may_pair(state, number)
-    active = {e.player for e in state.active(number)}
-    # A requested bye of a player who has since withdrawn is void: he is not in the round.
-    requested = {p: pts for r, p, pts in state.requested_byes if r == number and p in active}
-    if by_hand is not None:
-        made = _by_hand(state, number, by_hand, requested, joining)
-    else:
-        made = _by_system(state, number, seed, (min_size, max_size), requested, seeds)
-    byes = [{"player": p, "points": PAIRING_BYE_POINTS} for p in made.byes if p not in requested]
-    byes += [{"player": p, "points": pts, "requested": True} for p, pts in requested.items()]
-    tables = [{"table": i, "players": list(t)} for i, t in enumerate(made.tables, start=1)]
-    data: dict[str, Any] = {"round": number, "tables": tables, "byes": byes}
-    if seed is not None:
-        data["seed"] = seed
-    if seeds and number == 1:
-        data["seeds"] = list(seeds)
-    return data
+    permissions.check_director(user)
+    stream = recording.lock(tournament_id)
+    folded = folding.load(stream)
+    current = folded.state.current
+    if current is not None and not current.closed:
+        closing = {"round": current.number, **_override(current, override, reason)}
+        folded = recording.append(stream, events.ROUND_CLOSED, closing, user, folded, meta=meta)
+        keepers.expire_closed(stream.pk, [current.number])  # its table codes stop with it
+    data = _pairing(folded.state, tables, seed, _seeds(stream.pk, folded.state))
+    _start_matches(stream, folded.header, folded.state, data)
+    recording.append(stream, events.PAIRED, data, user, folded, meta=meta)
+    keepers.issue_round(stream.pk, data["round"], data["tables"])
+    return int(data["round"])
 
 
-def repair_current(
-    state: TournamentState,
+def _override(current: ts.Round, override: bool, reason: str | None) -> dict[str, Any]:
+    """What closing the round records of a director's override (nothing without one)."""
+    if current.missing:
+        return {}  # the fold refuses it: round.results_missing says more than unconfirmed
+    if not current.unconfirmed:
+        return {}
+    if not override:
+        remedy = 'confirm it yourself, or pair anyway with {"override": true, "reason": "..."}'
+        raise unconfirmed(current, remedy)
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
+        raise IllegalEvent(
+            "tournament.reason_required",
+            "Pairing over an unconfirmed result says why in 1 to 500 characters: "
+            'send {"override": true, "reason": "..."}.',
+            field="reason",
+        )
+    return {"reason": reason.strip()}
+
+
+def unconfirmed(played: ts.Round, remedy: str) -> StateConflict:
+    """409: the round's results are not all confirmed; ``remedy`` says what the director may do."""
+    tables = ", ".join(str(n) for n in played.unconfirmed)
+    return StateConflict(
+        "round.results_unconfirmed",
+        f"Round {played.number}'s result at table(s) {tables} is not confirmed by its players "
+        f"yet: have them confirm it at the table, {remedy}.",
+        unconfirmed=list(played.unconfirmed),
+    )
+
+
+@transaction.atomic
+def round_repair(
     *,
-    min_size: int,
-    max_size: int | None = None,
-    by_hand: Sequence[Sequence[int]] | None = None,
-    seeds: Sequence[int] = (),
-) -> dict[str, Any]:
-    """The data of ``round.repaired``: the current round paired again (before any result) on
-    the field as it is now, with the round's seed (and ``seeds``, as ``pair_next``).
+    tournament_id: uuid.UUID,
+    reason: str,
+    user: Any,
+    tables: Sequence[Sequence[int]] | None = None,
+    meta: dict[str, Any] | None = None,
+) -> int:
+    """Pair the current round again (before any of its results): its matches are abandoned.
 
-    A player who withdrew after the round was paired is out of it (no table, no bye); a late
-    entrant who came after it is in it, seated by the system or, by hand, where the director
-    puts him (left out, he joins from the next round, without a bye). The fold
-    (``state._repaired``) moves their entries to match the pairing recorded.
+    The field is the one of now (``pairings.repair_current``): whoever withdrew since the round
+    was paired is out of it, without a bye; a late entrant since then is in it.
     """
+    permissions.check_director(user)
+    stream = recording.lock(tournament_id)
+    folded = folding.load(stream)
+    state: ts.TournamentState = folded.state
     current = state.current
     if current is None:
         raise IllegalEvent("round.out_of_order", "No round is paired yet.")
-    number = current.number
-    late = {e.player for e in state.entries if e.joined > number}
-    return pair_next(
-        _field_now(state),
-        seed=current.seed,
-        min_size=min_size,
-        max_size=max_size,
-        by_hand=by_hand,
-        joining=late,
-        seeds=seeds,
-    )
+    low, high = _seats(state)
+    by_hand = None if tables is None else _hand_tables(tables)
+    seeds = _seeds(stream.pk, state)
+    data = pairings.repair_current(state, min_size=low, max_size=high, by_hand=by_hand, seeds=seeds)
+    data["reason"] = reason
+    if current.layouts and not data.get("layouts"):
+        # A duplicate round paired again keeps its deal: written into the event, since the fold
+        # of round.repaired takes the round as the event gives it (as it always has).
+        data["layouts"] = list(current.layouts)
+    _start_matches(stream, folded.header, state, data)
+    recording.append(stream, events.REPAIRED, data, user, folded, meta=meta)
+    keepers.issue_round(stream.pk, data["round"], data["tables"])
+    old = [t.match for t in current.tables if t.match]
+    # After the commit, outside the tournament's lock: a match's close takes its match's lock
+    # and then the tournament's, so taking them the other way round here could deadlock. The
+    # tournament already ignores a set-aside match's result (round.repaired names the new ones).
+    transaction.on_commit(lambda: _set_aside(old))
+    return int(data["round"])
 
 
-def _field_now(state: TournamentState) -> TournamentState:
-    """The state before its current round, with the entries as they are now: a player who
-    withdrew after that round was paired is out of it, a late entrant since then is in it."""
-    current = state.current
-    assert current is not None
-    number = current.number
-
-    def now(entry: Entry) -> Entry:
-        if entry.withdrawn_after == number:
-            return dataclasses.replace(entry, withdrawn_after=number - 1)
-        if entry.joined > number:
-            return dataclasses.replace(entry, joined=number)
-        return entry
-
-    entries = tuple(now(e) for e in state.entries)
-    return dataclasses.replace(state, entries=entries, rounds=state.rounds[:-1])
+def _set_aside(matches: list[str]) -> None:
+    Stream.objects.filter(pk__in=matches).update(status=Stream.Status.ABANDONED)
 
 
-def _check_may_pair(state: TournamentState, number: int) -> None:
-    current = state.current
-    if current is not None and current.missing:
-        raise results_missing(current)
-    planned = planned_rounds(state)
-    if planned is not None and number > planned:
-        raise IllegalEvent(
-            "tournament.all_rounds_paired", f"All {planned} rounds are already paired."
-        )
-    if len(state.active(number)) < 2 and not state.settings.duplicate:
-        raise IllegalEvent(
-            "tournament.too_few_players", "At least two active players are needed to pair a round."
-        )
-
-
-def _by_system(
-    state: TournamentState,
-    number: int,
+def _pairing(
+    state: ts.TournamentState,
+    tables: Sequence[Sequence[int]] | None,
     seed: int | None,
-    seats: tuple[int, int | None],
-    requested: dict[int, float],
-    seeds: Sequence[int] = (),
-) -> pairing.Pairing:
+    seeds: list[int],
+) -> dict[str, Any]:
     settings = state.settings
-    active = [e.player for e in state.active(number) if e.player not in requested]
-    if settings.duplicate:
-        # Every player alone at his own table, all on the round's same layouts.
-        return pairing.Pairing(tables=tuple((p,) for p in active), byes=())
-    if settings.system == "round_robin":
-        everyone = [e.player for e in by_seed(state.entries, seeds)]
-        gone = [e.player for e in state.entries if not e.active_in(number)] + list(requested)
-        return pairing.round_robin(everyone, number, double=settings.double, withdrawn=gone)
-    field = [e for e in entrants(state, seeds) if e.player in set(active)]
-    if settings.system == "swiss":
-        return swiss.swiss(field, number, requested_byes=(), rounds=settings.rounds)
-    low, high = seats
-    return pairing.tables(
-        field, settings.table_size, number, seed=seed, min_size=low, max_size=high
+    first = not state.rounds
+    if seed is None and settings.system == "tables" and first and settings.seeding == "random":
+        seed = secrets.randbelow(2**31)  # recorded in round.paired: the draw can be checked
+    if tables is not None:
+        tables = _hand_tables(tables)
+    low, high = _seats(state)
+    return pairings.pair_next(
+        state, seed=seed, min_size=low, max_size=high, by_hand=tables, seeds=seeds
     )
 
 
-def _by_hand(
-    state: TournamentState,
-    number: int,
-    tables: Sequence[Sequence[int]],
-    requested: dict[int, float],
-    joining: Collection[int] = (),
-) -> pairing.Pairing:
-    """The director's own pairing: every active player seated once, byes for the rest (but
-    ``joining``, late entrants of a re-paired round, who join from the next one instead)."""
-    active = {e.player for e in state.active(number)} - set(requested)
-    seated = [p for table in tables for p in table]
-    strangers = [p for p in seated if p not in active]
-    if strangers or len(seated) != len(set(seated)):
+def _seeds(tournament_id: uuid.UUID, state: ts.TournamentState) -> list[int]:
+    """The initial order of a tournament seeded by rating, top seed first; [] for the others.
+
+    For the first round the read side answers the entrants' ratings in the format's game
+    (``reactions.RATINGS``): rated players by rating (entry order between equals), then the
+    unrated in entry order. Round 1's ``round.paired`` records the order, and every later
+    pairing reads it back from there, so neither they nor a replay ask the ratings again."""
+    if state.settings.seeding != "rating":
+        return []
+    if state.rounds:
+        first = journal.event_data(tournament_id, events.PAIRED) or {}
+        return [int(player) for player in first.get("seeds", ())]
+    players = [entry.player for entry in state.entries]
+    known = reactions.ask(reactions.RATINGS, kind=state.settings.format, players=players) or {}
+    rated = sorted((p for p in players if p in known), key=lambda p: -known[p])
+    return rated + [p for p in players if p not in known]
+
+
+def _seats(state: ts.TournamentState) -> tuple[int, int]:
+    """The fewest and most players the tournament's format seats at a table."""
+    rules = registry.match_rules(state.settings.format)
+    return rules.min_seats, rules.max_seats
+
+
+def _hand_tables(tables: Any) -> list[list[int]]:
+    if not isinstance(tables, list) or not all(
+        isinstance(t, list) and t and all(isinstance(p, int) for p in t) for t in tables
+    ):
         raise IllegalEvent(
             "round.bad_tables",
-            "Each table lists active players' ids, each player at one table at most; "
-            f"not active or seated twice: {sorted(set(strangers)) or 'a repeat'}.",
+            "'tables' lists each table's player ids in seat order, e.g. [[12, 7], [3, 9]].",
             field="tables",
         )
-    if state.settings.system != "tables" and any(len(t) != 2 for t in tables):
-        raise IllegalEvent(
-            "round.bad_tables",
-            f"A {state.settings.system} seats two players at each table.",
-            field="tables",
+    return [list(t) for t in tables]
+
+
+def _start_matches(
+    stream: Stream, header: dict[str, Any], state: ts.TournamentState, data: dict[str, Any]
+) -> None:
+    """One match per table, created by the tournament's creator, its seats in pairing order."""
+    settings = state.settings
+    creator = stream.created_by
+    labels = state.labels()  # the table shows its players as the tournament does
+    for table in data["tables"]:
+        match = services.match_start(
+            format=settings.format,
+            players=[{"player": p} for p in table["players"]],
+            shown=[labels.get(p) for p in table["players"]],
+            ruleset=header.get("ruleset") or {},
+            entry=settings.entry,
+            user=creator,
+            tournament={
+                "id": str(stream.pk),
+                "round": data["round"],
+                "table": table["table"],
+            },
         )
-    left = sorted(active - set(seated) - set(joining))
-    return pairing.Pairing(tables=tuple(tuple(t) for t in tables), byes=tuple(left))
+        table["match"] = str(match.pk)
 
 
-def by_seed(entries: Sequence[Entry], seeds: Sequence[int] = ()) -> list[Entry]:
-    """The entries in their initial order: as ``seeds`` lists them (top first), then those it
-    does not list (late entries) in entry order; without ``seeds``, the entry order."""
-    place = {player: number for number, player in enumerate(seeds)}
-    return sorted(entries, key=lambda e: place.get(e.player, len(place)))
-
-
-def entrants(state: TournamentState, seeds: Sequence[int] = ()) -> list[pairing.Entrant]:
-    """Each entry as the pairing engines see it: points, opponents, starts and byes so far,
-    with the round of each meeting and his points before each round (the Swiss floats); its
-    seed is its place in the initial order (``by_seed``)."""
-    history = [_points(state, upto) for upto in range(len(state.rounds) + 1)]
-    points = history[-1]
-    requested = {(r, p) for r, p, _ in state.requested_byes}
-    found = []
-    for seed, entry in enumerate(by_seed(state.entries, seeds)):
-        opponents: list[int] = []
-        met_in: list[int] = []
-        starts: list[bool] = []
-        for played in state.rounds:
-            for table in played.tables:
-                if entry.player in table.players:
-                    others = [p for p in table.players if p != entry.player]
-                    opponents += others
-                    met_in += [played.number] * len(others)
-                    if len(table.players) == 2:
-                        starts.append(table.players[0] == entry.player)
-        byes = sum(
-            1
-            for played in state.rounds
-            for p, _ in played.byes
-            if p == entry.player and (played.number, p) not in requested
-        )
-        found.append(
-            pairing.Entrant(
-                player=entry.player,
-                points=points.get(entry.player, 0.0),
-                opponents=tuple(opponents),
-                starts=tuple(starts),
-                byes=byes,
-                seed=seed,
-                rounds=tuple(met_in),
-                scores=tuple(before.get(entry.player, 0.0) for before in history[:-1]),
-            )
-        )
-    return found
-
-
-def _points(state: TournamentState, upto: int) -> dict[int, float]:
-    results, byes = inputs(state, upto)
-    totals: dict[int, float] = {}
-    for result in results:
-        for player, points in zip(result.players, result.points, strict=True):
-            totals[player] = totals.get(player, 0.0) + points
-    for bye in byes:
-        totals[bye.player] = totals.get(bye.player, 0.0) + bye.points
-    return totals
-
-
-def inputs(
-    state: TournamentState, upto: int
-) -> tuple[list[standings.TableResult], list[standings.Bye]]:
-    """The table results and byes of rounds 1..``upto``, as the standings take them."""
-    results: list[standings.TableResult] = []
-    byes: list[standings.Bye] = []
-    for played in state.rounds[:upto]:
-        results += _round_results(state, played)
-        byes += [standings.Bye(played.number, p, pts) for p, pts in played.byes]
-    return results, byes
-
-
-def _round_results(state: TournamentState, played: Round) -> list[standings.TableResult]:
-    done = [t for t in played.tables if t.result is not None]
-    if state.settings.duplicate:
-        return _duplicate_results(played)
-    return [
-        standings.TableResult(
+def duplicate_layout(match: Match, number: int | None) -> Any:
+    """The position game ``number`` of a duplicate round's match starts from; None outside a
+    duplicate round. Before the round's layouts are recorded it is 409 ``round.not_laid_out``:
+    a game laid out by its player would be another deal than the field's."""
+    if number is None or match.round_number is None or match.tournament_id is None:
+        return None
+    folded = folding.load(Stream.objects.get(pk=match.tournament_id))
+    if not folded.state.settings.duplicate:
+        return None
+    played = folded.state.round(match.round_number)
+    if number > len(played.layouts):
+        raise StateConflict(
+            "round.not_laid_out",
+            f"Round {played.number} of this duplicate Solitaire tournament has no layout for "
+            f"game {number} yet: every player of the round plays the same deal, so the director "
+            "records it first (round.laid_out, with the layouts or without them to have them "
+            "dealt).",
             round=played.number,
-            table=t.number,
-            players=t.players,
-            points=t.result.points,
-            scores=t.result.scores,
-            net=t.result.net,
-            voided=t.result.how == "voided",
         )
-        for t in done
-        if t.result is not None
-    ]
-
-
-def _duplicate_results(played: Round) -> list[standings.TableResult]:
-    """A duplicate round: played totals ranked across the whole field; a director's stand."""
-    totals = {}
-    nets = {}
-    ratings = {}
-    others = []
-    for table in played.tables:
-        result = table.result
-        if result is None:
-            continue
-        if result.how == "played":
-            totals[table.players[0]] = result.scores[0]
-            nets[table.players[0]] = result.net[0]
-            if result.rating is not None:
-                ratings[table.players[0]] = result.rating
-        else:
-            others.append(
-                standings.TableResult(
-                    round=played.number,
-                    table=table.number,
-                    players=table.players,
-                    points=result.points,
-                    scores=result.scores,
-                    net=result.net,
-                    voided=result.how == "voided",
-                )
-            )
-    ranked = (
-        list(standings.duplicate_results(played.number, totals, nets, ratings)) if totals else []
-    )
-    return ranked + others
-
-
-def standings_at(state: TournamentState, upto: int | None = None) -> standings.Standings:
-    """The standings after round ``upto`` (default: every round so far)."""
-    upto = len(state.rounds) if upto is None else upto
-    results, byes = inputs(state, upto)
-    # Ranked and shown by label: two entries of one name are two rows told apart.
-    labels = state.labels()
-    players = [(e.player, labels[e.player]) for e in state.entries if e.joined <= max(upto, 1)]
-    return standings.standings(players, results, byes, state.settings.tiebreaks or (), round=upto)
+    return played.layouts[number - 1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from games.rules import registry
 from games.rules.wording import phrase as _sentence  # one wording of an id, shared with the pages
+from games.tournaments.core import tiebreaks
 
 STATUS = {
     "in_progress": "In progress",
@@ -30,23 +31,21 @@ def bonus(kind: str) -> str:
     return _sentence(kind)
 
 
-TIEBREAKS = {"sonneborn_berger": "Sonneborn-Berger", "round_robin": "Round robin"}
-
-
 def label(key: str) -> str:
     """Any code the API carries as a person reads it: a game kind or match format by its book
     name, a status, a tie-break or system, a bonus (``match_bonus`` -> ``Match bonus``)."""
     if key in STATUS:
         return STATUS[key]
-    if key in TIEBREAKS:
-        return TIEBREAKS[key]
+    if key in tiebreaks.BY_KEY:
+        return tiebreaks.label(key)
     if registry.knows(key):  # every match format is named for its game kind
         return format_name(key)
     return _sentence(key)
 
 
 def tiebreak(key: str) -> str:
-    return TIEBREAKS.get(key) or _sentence(key)
+    """A standings column's heading: a tie-break's declared label, else its words (``rank``)."""
+    return tiebreaks.label(key) if key in tiebreaks.BY_KEY else _sentence(key)
 
 
 def rated(rating: str) -> str:

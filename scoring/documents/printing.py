@@ -28,7 +28,7 @@ from django.db import transaction
 
 from games.store import folding, outbox
 from games.store.models import Match, Stream, Tournament
-from games.tournaments import state as ts
+from games.tournaments.core import state as ts
 from scoring import selectors
 from scoring.documents import nightly, reports, tournament_documents
 

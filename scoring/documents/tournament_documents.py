@@ -13,9 +13,9 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from games.play.tournament_shapes import round_json, settlement_json, standings_json
 from games.store.models import Tournament
-from games.tournaments import state as ts
+from games.tournaments.core import state as ts
+from games.tournaments.shapes import round_json, settlement_json, standings_json
 from scoring.documents import labels, tournament_pages
 
 

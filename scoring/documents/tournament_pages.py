@@ -10,10 +10,10 @@ from typing import Any
 
 import segno
 
-from games.play.tournament_shapes import round_json, settlement_json, standings_json
 from games.store import folding
 from games.store.models import Tournament
-from games.tournaments import state as ts
+from games.tournaments.core import state as ts
+from games.tournaments.shapes import round_json, settlement_json, standings_json
 from scoring.documents import labels
 
 # The order the standings explain their columns in: the tie-breaks come between played and net.

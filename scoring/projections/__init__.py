@@ -39,7 +39,7 @@ def handle(stream: Any, folded: Any, event: Any, status_before: str | None) -> N
         match_standing.handle(stream, folded, event, status_before)
         ratings.handle_match(stream, folded, event, status_before)
     elif stream.category == "tournament":
-        # The tournament's own rows are its service's to project (games.play.tournament_services);
+        # The tournament's own rows are its service's to project (games.tournaments);
         # a voided or re-paired table changes what its match counts for.
         ratings.handle_tournament(stream, folded, event)
 

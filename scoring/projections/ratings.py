@@ -20,7 +20,8 @@ from django.db import connection, transaction
 from games.store import folding
 from games.store.folding import Folded
 from games.store.models import Event, Match, Stream
-from games.tournaments import state as ts
+from games.tournaments.core import events
+from games.tournaments.core import state as ts
 from scoring.models import Rating, RatingPoint, RatingResult
 from scoring.projections import match_standing
 from scoring.ratings import ledger, outcomes
@@ -33,7 +34,7 @@ STANDALONE_GAMES = (
     " AND EXISTS (SELECT 1 FROM games_gameseat x WHERE x.game_id = g.stream_id AND x.seat = 1))"
 )
 # A tournament's corrections that can void a table's match or bring it back.
-_TABLE_EVENTS = frozenset({ts.VOIDED, ts.RESULT_ADJUSTED, ts.FORFEIT})
+_TABLE_EVENTS = frozenset({events.VOIDED, events.RESULT_ADJUSTED, events.FORFEIT})
 
 
 def rated_game(folded: Folded) -> bool:
@@ -88,7 +89,7 @@ def handle_tournament(stream: Any, folded: Folded, event: Any) -> None:
     if event.type in _TABLE_EVENTS:
         played = folded.state.round(event.data["round"])
         matches = [t.match for t in played.tables if t.number == event.data["table"] and t.match]
-    elif event.type == ts.REPAIRED:
+    elif event.type == events.REPAIRED:
         rows = Match.objects.filter(tournament_id=stream.pk, round_number=event.data["round"])
         matches = [str(pk) for pk in rows.order_by("pk").values_list("pk", flat=True)]
     else:

@@ -23,7 +23,7 @@ from games.rules.errors import RuleError
 from games.rules.events import GAME_FINISHED, MATCH_RATED, MATCH_SETTLED, RESULT_CONFIRMED
 from games.rules.matches import ScoredMatchState
 from games.store.folding import Folded
-from games.tournaments.state import TournamentState
+from games.tournaments.core.state import TournamentState
 
 RATED = ("finished", "settled")
 # What a played-out match records after the event that decided it: its closing event and the

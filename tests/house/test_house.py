@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -141,6 +142,25 @@ def test_no_folder_of_the_product_holds_more_than_ten_modules() -> None:
             if len(modules) > MOST_MODULES_PER_FOLDER:
                 crowded[str(folder.relative_to(ROOT))] = len(modules)
     assert crowded == {}
+
+
+def test_every_module_of_the_tournaments_context_has_its_place_in_the_house() -> None:
+    # import-linter's layers cannot nest, so the context's layer names its modules one by one
+    # (its pure core is a layer of its own, below the store): a new one must be named there too.
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    house = next(c for c in contracts["contracts"] if c["id"] == "house")
+    named = {
+        name.strip()
+        for layer in house["layers"]
+        for name in layer.replace("|", ":").split(":")
+        if name.strip().startswith("games.tournaments.")
+    }
+    context = ROOT / "games" / "tournaments"
+    modules = {f"games.tournaments.{p.stem}" for p in context.glob("*.py") if p.stem != "__init__"}
+    packages = {
+        f"games.tournaments.{p.name}" for p in context.iterdir() if (p / "__init__.py").exists()
+    }
+    assert named == modules | packages
 
 
 @pytest.mark.django_db

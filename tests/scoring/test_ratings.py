@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from games.demo import sample_tables
-from games.play import services, tournament_services
+from games.play import services
 from games.store import folding
 from games.store.models import Player, Stream
+from games.tournaments import creating, entries, results, rounds
 from scoring import projections
 from scoring.models import Rating, RatingPoint, RatingResult
 from scoring.projections import ratings as projection
@@ -290,12 +291,12 @@ def test_a_rating_is_provisional_until_enough_results_count(monkeypatch: Any) ->
 def evening(director: Any) -> tuple[uuid.UUID, uuid.UUID, uuid.UUID]:
     """A Swiss evening of High-Low Scarney with its first round paired: it and its two
     tables' matches."""
-    made = tournament_services.tournament_create(
+    made = creating.tournament_create(
         spec={"name": "Evening", "format": "high-low-scarney", "rounds": 2}, user=director
     )
     for name in ["Ann", "Bob", "Cid", "Dee"]:
-        tournament_services.entry_add(tournament_id=made.pk, spec={"name": name}, user=director)
-    tournament_services.round_pair(tournament_id=made.pk, user=director)
+        entries.entry_add(tournament_id=made.pk, spec={"name": name}, user=director)
+    rounds.round_pair(tournament_id=made.pk, user=director)
     state = folding.load(Stream.objects.get(pk=made.pk)).state
     first, second = (uuid.UUID(t.match) for t in state.current.tables)
     return made.pk, first, second
@@ -315,7 +316,7 @@ def test_a_voided_table_counts_for_nothing(director: Any) -> None:
     assert RatingResult.objects.filter(pk=first).exists()
 
     # when the director voids it
-    tournament_services.correction_record(
+    results.correction_record(
         tournament_id=tournament,
         event_id=uuid.uuid4(),
         type="game.voided",
@@ -336,7 +337,7 @@ def test_a_match_set_aside_by_a_round_paired_again_counts_for_nothing(director: 
     assert RatingResult.objects.filter(pk=second).exists()
 
     # when the round is paired again
-    tournament_services.round_repair(tournament_id=tournament, reason="late", user=director)
+    rounds.round_repair(tournament_id=tournament, reason="late", user=director)
 
     # then the match set aside counts for nothing, inline and rebuilt
     assert not RatingResult.objects.filter(pk=second).exists()

@@ -25,8 +25,8 @@ from games.rules import registry
 from games.rules.events import SERVICE_ONLY
 from games.rules.shapes import Number, Text, one_of, record, ruleset_shape
 from games.store.event_types import EVENT_TYPES, META_FIELDS, declared
-from games.tournaments.state import EVENT_SHAPES as TOURNAMENT_SHAPES
-from games.tournaments.state import SERVICE_ONLY as TOURNAMENT_SERVICE_ONLY
+from games.tournaments.core.events import EVENT_SHAPES as TOURNAMENT_SHAPES
+from games.tournaments.core.events import SERVICE_ONLY as TOURNAMENT_SERVICE_ONLY
 from games.webhooks.models import EVENT_TYPES as WEBHOOK_TYPES
 from games.webhooks.schema import WEBHOOK_PAYLOAD_SCHEMA
 

@@ -13,7 +13,7 @@ Called once by the schema hook (games/api/schema/openapi.py ``add_error_response
   a database out of reach (games/api/http/exceptions.py, 503). A
   document being rendered (games/api/reports.py): 202 with ``Retry-After`` and never kept.
 - ``X-Device``: the writes of :data:`READS_X_DEVICE` store it as the event's ``meta.device``
-  (games/api/streams.py ``_client_meta``, games/api/tournaments.py ``client_meta``); it is
+  (games/api/streams.py ``_client_meta``, games/api/request_bodies.py ``client_meta``); it is
   checked as the body's ``meta.device`` is (games/store/event_types.py ``META_FIELDS``).
 
 Both lists are what the views do: tests/games/api/test_schema_headers.py calls every GET and

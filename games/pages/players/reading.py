@@ -3,7 +3,7 @@
 Who may see the player is the API's player detail (``selectors.players_listed``); what is listed
 of his play is what his history, stats and ratings show that reader (``selectors.visible``); his
 tournaments are those the reader may read (``selectors.tournament_readable``), each placed by its
-own standings (``tournament_shapes.standings_json``).
+own standings (``games.tournaments.shapes.standings_json``).
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import Any
 
 from django.http import Http404
 
-from games.play.tournament_shapes import standings_json
 from games.store import folding
 from games.store.models import GameSeat, Player, Tournament, TournamentEntry
-from games.tournaments import state as ts
-from games.tournaments.rounds import planned_rounds
+from games.tournaments.core import state as ts
+from games.tournaments.core.rounds import planned_rounds
+from games.tournaments.shapes import standings_json
 from scoring import selectors
 from scoring.history import stats, timeline
 from scoring.ratings import reading as ratings

@@ -20,8 +20,9 @@ from rest_framework.test import APIClient
 
 from games.api.http.query import BAD_VALUE, UNKNOWN_PARAMETER
 from games.pages import scoreboard
-from games.play import services, tournament_services
+from games.play import services
 from games.store.models import Match, Player, Stream
+from games.tournaments import creating, entries, results, rounds
 from tests.api_seed import tournament
 from tests.scoring.test_player_history import finished_game
 
@@ -464,11 +465,11 @@ def test_a_tournament_exports_its_events_its_matches_and_their_games_as_ndjson(
         "rounds": 1,
         "entry": "live",
     }
-    cup = tournament_services.tournament_create(spec=spec, user=director).pk
+    cup = creating.tournament_create(spec=spec, user=director).pk
     for name in ("Ann", "Bob"):
-        tournament_services.entry_add(tournament_id=cup, spec={"name": name}, user=director)
-    tournament_services.round_pair(tournament_id=cup, user=director)
-    tournament_services.correction_record(
+        entries.entry_add(tournament_id=cup, spec={"name": name}, user=director)
+    rounds.round_pair(tournament_id=cup, user=director)
+    results.correction_record(
         tournament_id=cup,
         event_id=uuid.uuid4(),
         type="round.laid_out",
@@ -511,7 +512,7 @@ def test_a_hidden_tournaments_export_is_not_there_for_those_who_may_not_read_it(
     boss = APIClient()
     boss.force_authenticate(director)
     spec = {"name": "Private", "format": "high-low-scarney", "rounds": 2, "published": False}
-    hidden = tournament_services.tournament_create(spec=spec, user=director).pk
+    hidden = creating.tournament_create(spec=spec, user=director).pk
     url = f"/api/v1/tournaments/{hidden}/events.ndjson"
     assert [line["type"] for line in ndjson(boss.get(url))] == ["tournament.created"]
     for outsider in (api, anon):  # a member who is neither its keeper nor its entrant

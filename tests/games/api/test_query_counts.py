@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.play import tournament_services
 from games.store.models import Player
+from games.tournaments import creating, entries, rounds
 from tests.api_seed import SHEET, finished_game, sheet_match, tournament
 from tests.games.tournaments.helpers import client_for
 
@@ -139,7 +139,7 @@ def test_tournaments_rounds_and_standings(
     )
     # a round and the standings with four players, then with ten
     small = tournament(user, ["G", "H", "I", "J"])
-    big = tournament_services.tournament_create(
+    big = creating.tournament_create(
         spec={
             "name": "Big",
             "format": "high-low-scarney",
@@ -150,8 +150,8 @@ def test_tournaments_rounds_and_standings(
         user=user,
     )
     for name in "KLMNOPQRST":
-        tournament_services.entry_add(tournament_id=big.pk, spec={"name": name}, user=user)
-    tournament_services.round_pair(tournament_id=big.pk, user=user)
+        entries.entry_add(tournament_id=big.pk, spec={"name": name}, user=user)
+    rounds.round_pair(tournament_id=big.pk, user=user)
     for path in ("rounds/1/", "standings/"):
         with django_assert_max_num_queries(BOUND) as before:
             assert api.get(f"/api/v1/tournaments/{small}/{path}").status_code == 200

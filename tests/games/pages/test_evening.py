@@ -12,9 +12,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games.play import tournament_services
 from games.store import folding
 from games.store.models import Stream
+from games.tournaments import creating
 from tests.games.pages.browsing import check_page, on_screen
 from tests.games.pages.conftest import PASSWORD, SIZES, dict_of, watch_policy
 from tests.games.tournaments.helpers import HL_WIN, client_for, play_sheet
@@ -45,7 +45,7 @@ def test_a_whole_evening_from_entries_to_round_two(
     director = get_user_model().objects.create_user(
         "director", password=PASSWORD, is_staff=True, is_superuser=True
     )
-    tournament = tournament_services.tournament_create(
+    tournament = creating.tournament_create(
         spec={"name": "Friday Swiss", "format": "high-low-scarney", "rounds": 3, "entry": "sheet"},
         user=director,
     )

@@ -14,9 +14,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games.demo import sample_tables
-from games.play import services, tournament_services
+from games.play import services
 from games.store import folding
 from games.store.models import Match, MatchSeat, Player, Stream, TournamentEntry
+from games.tournaments import creating, rounds
+from games.tournaments import entries as entering
 from scoring.models import RatingPoint
 from tests.api_seed import SHEET
 from tests.games.pages.browsing import check_page
@@ -81,7 +83,7 @@ def dice_game(names: list[str], user: Any, seed: int) -> uuid.UUID:
 def cup(director: Any, name: str, published: bool, entries: list[dict[str, str]]) -> uuid.UUID:
     """A Swiss High-Low tournament of two rounds, its first played: the first seat of each
     table wins (three games of 34 - 0)."""
-    made = tournament_services.tournament_create(
+    made = creating.tournament_create(
         spec={
             "name": name,
             "format": "high-low-scarney",
@@ -93,8 +95,8 @@ def cup(director: Any, name: str, published: bool, entries: list[dict[str, str]]
         user=director,
     )
     for spec in entries:
-        tournament_services.entry_add(tournament_id=made.pk, spec=spec, user=director)
-    tournament_services.round_pair(tournament_id=made.pk, tables=None, seed=1, user=director)
+        entering.entry_add(tournament_id=made.pk, spec=spec, user=director)
+    rounds.round_pair(tournament_id=made.pk, tables=None, seed=1, user=director)
     for match in Match.objects.filter(tournament_id=made.pk):
         for _ in range(3):
             services.event_record(

@@ -48,7 +48,7 @@ from games.rules.tarot.cards import PACK
 from games.store import event_types, folding
 from games.store.canonical import canonical
 from games.store.models import Stream
-from games.tournaments.state import SERVICE_ONLY as TOURNAMENT_SERVICE_ONLY
+from games.tournaments.core.events import SERVICE_ONLY as TOURNAMENT_SERVICE_ONLY
 from tests.play import random_layout
 from tests.strategies import TEXT_CHARACTERS, from_shape, json_schema, part_at, parts, replaced
 

@@ -7,16 +7,16 @@ from typing import Any
 import pytest
 
 from games.api import answer_cache
-from games.play import tournament_services
 from games.store import reactions
+from games.tournaments import results, rounds
 from games.webhooks import services as webhooks
 
 
 def test_the_apps_register_their_reactions_when_django_starts() -> None:
     # given Django started (the test settings install every app); then each context is there
     assert webhooks.deliveries_register in reactions._subscribers[reactions.APPENDED]
-    assert tournament_services.result_from_match in reactions._subscribers[reactions.MATCH_CLOSED]
-    assert tournament_services.duplicate_layout in reactions._answers[reactions.DUPLICATE_LAYOUT]
+    assert results.result_from_match in reactions._subscribers[reactions.MATCH_CLOSED]
+    assert rounds.duplicate_layout in reactions._answers[reactions.DUPLICATE_LAYOUT]
     assert answer_cache.forget_all in reactions._subscribers[reactions.REBUILT]
 
 

@@ -18,8 +18,9 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games.play import register, services, tournament_services
+from games.play import register, services
 from games.store.models import Event, Match, Player, Stream, Tournament, TournamentTable
+from games.tournaments import creating, entries
 
 pytestmark = pytest.mark.django_db
 
@@ -343,7 +344,7 @@ def test_players_are_registered_and_merged_through_the_services(
 
 
 def test_a_user_who_is_not_staff_gets_no_admin(db: Any) -> None:
-    add = tournament_services.tournament_create(
+    add = creating.tournament_create(
         spec={"name": "Club", "format": "high-low-scarney", "rounds": 1},
         user=get_user_model().objects.create_user(username="boss", is_staff=True),
     )
@@ -547,10 +548,10 @@ def test_a_refused_correction_shows_the_services_sentence(
 
 def test_a_user_who_is_not_a_director_gets_no_corrections(db: Any) -> None:
     boss = get_user_model().objects.create_user(username="boss", is_staff=True)
-    tournament = tournament_services.tournament_create(
+    tournament = creating.tournament_create(
         spec={"name": "Club", "format": "high-low-scarney", "rounds": 1}, user=boss
     )
-    tournament_services.entry_add(tournament_id=tournament.pk, spec={"name": "Ann"}, user=boss)
+    entries.entry_add(tournament_id=tournament.pk, spec={"name": "Ann"}, user=boss)
     # a member, and a holder of games.direct without staff rights: the admin is not theirs
     member = get_user_model().objects.create_user(username="pat", password="secret-pass-1")
     client = Client()

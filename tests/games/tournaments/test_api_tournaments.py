@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.play import tournament_services
 from games.store import folding
 from games.store.models import Event, Stream
-from games.tournaments import rounds, swiss
+from games.tournaments import entries as entering
+from games.tournaments.core import rounds, swiss
 from tests.games.tournaments.helpers import (
     client_for,
     correction,
@@ -134,7 +134,7 @@ def test_a_nine_player_singles_evening_at_tables_of_three_with_a_late_entry_and_
     )
     assert unexplained.status_code == 422
     assert unexplained.json()["code"] == "tournament.reason_required"
-    late = tournament_services.entry_add(
+    late = entering.entry_add(
         tournament_id=uuid.UUID(made["id"]),
         spec={"name": "Jo"},
         reason="came at nine",

@@ -9,14 +9,18 @@ from typing import Any
 
 import pytest
 
-from games.play import register, tournament_services
+from games.play import register
 from games.rules.base import Move
 from games.rules.errors import IllegalEvent
 from games.rules.scarney_board.board import parse_position
 from games.store import folding
 from games.store.models import Event, Stream
-from games.tournaments import layouts, pairing, rounds, swiss
-from games.tournaments import state as ts
+from games.tournaments import creating, entries, keepers, results, rounds
+from games.tournaments.core import events as tournament_events
+from games.tournaments.core import fold as tournament_fold
+from games.tournaments.core import layouts, pairing, swiss
+from games.tournaments.core import rounds as pairings
+from games.tournaments.core import state as ts
 from tests.games.tournaments.helpers import client_for, create, high_low_win
 
 pytestmark = pytest.mark.django_db
@@ -35,18 +39,16 @@ def tournament(api: Any, **spec: Any) -> uuid.UUID:
 
 def enter(pk: uuid.UUID, user: Any, names: list[str], **kwargs: Any) -> list[int]:
     return [
-        tournament_services.entry_add(
-            tournament_id=pk, spec={"name": n}, user=user, **kwargs
-        ).player
+        entries.entry_add(tournament_id=pk, spec={"name": n}, user=user, **kwargs).player
         for n in names
     ]
 
 
 def withdraw(pk: uuid.UUID, user: Any, player: int, reason: str = "went home") -> None:
-    tournament_services.correction_record(
+    results.correction_record(
         tournament_id=pk,
         event_id=uuid.uuid4(),
-        type=ts.WITHDREW,
+        type=tournament_events.WITHDREW,
         data={"player": player, "reason": reason},
         user=user,
     )
@@ -74,10 +76,10 @@ def test_an_automatic_re_pair_leaves_out_who_withdrew_since_the_round_was_paired
     user, api = director
     pk = tournament(api, format="high-low-scarney", system="swiss", rounds=3)
     ids = enter(pk, user, NAMES)
-    tournament_services.round_pair(tournament_id=pk, user=user)
+    rounds.round_pair(tournament_id=pk, user=user)
     withdraw(pk, user, ids[2], "ill")
     # when the round is paired again by the system
-    tournament_services.round_repair(tournament_id=pk, reason="Cid is ill", user=user)
+    rounds.round_repair(tournament_id=pk, reason="Cid is ill", user=user)
     # then Cid is neither seated nor given a bye; the five others are, one of them with the bye
     again = state_of(pk).round(1)
     assert ids[2] not in seated(again) and ids[2] not in [p for p, _ in again.byes]
@@ -94,14 +96,12 @@ def test_a_hand_re_pair_seats_a_late_entrant_in_place_of_a_no_show_who_gets_no_b
     user, api = director
     pk = tournament(api, format="high-low-scarney", system="swiss", rounds=2)
     ann, bob, cid, dee = enter(pk, user, NAMES[:4])
-    tournament_services.round_pair(tournament_id=pk, user=user)
+    rounds.round_pair(tournament_id=pk, user=user)
     withdraw(pk, user, dee, "did not come")
     (eve,) = enter(pk, user, ["Eve"], reason="came instead of Dee")
     # when the director pairs the round again by hand with Eve in Dee's place
     tables = [[ann, bob], [cid, eve]]
-    tournament_services.round_repair(
-        tournament_id=pk, reason="Eve plays for Dee", tables=tables, user=user
-    )
+    rounds.round_repair(tournament_id=pk, reason="Eve plays for Dee", tables=tables, user=user)
     # then the round seats Eve and gives nobody a bye
     played = state_of(pk).round(1)
     assert [list(t.players) for t in played.tables] == tables and played.byes == ()
@@ -110,7 +110,7 @@ def test_a_hand_re_pair_seats_a_late_entrant_in_place_of_a_no_show_who_gets_no_b
     for table in played.tables:
         assert table.match is not None
         high_low_win(api, table.match, 0, django_capture_on_commit_callbacks)
-    rows = {r.player: r for r in rounds.standings_at(state_of(pk), 1).rows}
+    rows = {r.player: r for r in pairings.standings_at(state_of(pk), 1).rows}
     assert rows[eve].played == 1 and rows[cid].points == 1.0
     assert dee not in rows or rows[dee].played == 0
 
@@ -121,9 +121,9 @@ def test_a_late_entrant_left_out_of_a_hand_re_pair_joins_next_round_without_a_by
     user, api = director
     pk = tournament(api, format="high-low-scarney", system="swiss", rounds=2)
     ids = enter(pk, user, NAMES[:4])
-    tournament_services.round_pair(tournament_id=pk, user=user)
+    rounds.round_pair(tournament_id=pk, user=user)
     (eve,) = enter(pk, user, ["Eve"], reason="came at nine")
-    tournament_services.round_repair(
+    rounds.round_repair(
         tournament_id=pk, reason="swap tables", tables=[ids[:2], ids[2:]], user=user
     )
     played = state_of(pk).round(1)
@@ -134,12 +134,10 @@ def test_a_hand_re_pair_may_not_seat_a_player_who_withdrew(director: Any) -> Non
     user, api = director
     pk = tournament(api, format="high-low-scarney", system="swiss", rounds=2)
     ids = enter(pk, user, NAMES[:4])
-    tournament_services.round_pair(tournament_id=pk, user=user)
+    rounds.round_pair(tournament_id=pk, user=user)
     withdraw(pk, user, ids[3])
     with pytest.raises(IllegalEvent) as refused:
-        tournament_services.round_repair(
-            tournament_id=pk, reason="r", tables=[ids[:2], ids[2:]], user=user
-        )
+        rounds.round_repair(tournament_id=pk, reason="r", tables=[ids[:2], ids[2:]], user=user)
     assert refused.value.code == "round.bad_tables"
 
 
@@ -149,10 +147,10 @@ def test_a_re_paired_round_replays_from_its_event_without_pairing_again(
     user, api = director
     pk = tournament(api, format="high-low-scarney", system="swiss", rounds=2)
     ids = enter(pk, user, NAMES[:5])
-    tournament_services.round_pair(tournament_id=pk, user=user)
+    rounds.round_pair(tournament_id=pk, user=user)
     withdraw(pk, user, ids[0])
     enter(pk, user, ["Fay", "Gus"], reason="late train")
-    tournament_services.round_repair(tournament_id=pk, reason="field changed", user=user)
+    rounds.round_repair(tournament_id=pk, reason="field changed", user=user)
     recorded = last_event(pk).data
 
     def no_engine(*args: Any, **kwargs: Any) -> Any:
@@ -176,15 +174,13 @@ def test_a_late_entry_says_why_once_round_one_is_paired(director: Any) -> None:
     pk = tournament(api, format="high-low-scarney", system="swiss", rounds=2)
     enter(pk, user, NAMES[:4])  # before the start, no reason is asked
     assert "reason" not in last_event(pk).data
-    tournament_services.round_pair(tournament_id=pk, user=user)
+    rounds.round_pair(tournament_id=pk, user=user)
     for reason in (None, "  ", 7):
         with pytest.raises(IllegalEvent) as refused:
             enter(pk, user, ["Eve"], reason=reason)
         assert refused.value.code == "tournament.reason_required"
     # the API's body carries it in the spec
-    tournament_services.entry_add(
-        tournament_id=pk, spec={"name": "Eve", "reason": "came at nine "}, user=user
-    )
+    entries.entry_add(tournament_id=pk, spec={"name": "Eve", "reason": "came at nine "}, user=user)
     event = last_event(pk)
     assert (event.type, event.data["reason"]) == ("player.entered", "came at nine")
 
@@ -212,7 +208,7 @@ def test_a_duplicate_round_without_a_layout_refuses_a_live_game_then_deals_one_f
         api, format="scarney-solitaire", system="tables", table_size=1, rounds=1, entry="live"
     )
     enter(pk, user, ["Ann", "Bob"])
-    tournament_services.round_pair(tournament_id=pk, user=user)
+    rounds.round_pair(tournament_id=pk, user=user)
     matches = [t["match"] for t in last_event(pk).data["tables"]]
     # when a player starts his game before the layout is recorded: 409, no game made
     body = {"kind": "scarney-solitaire", "match": matches[0]}
@@ -222,16 +218,16 @@ def test_a_duplicate_round_without_a_layout_refuses_a_live_game_then_deals_one_f
     # when the director records the round's layout without giving one
     event_id = uuid.uuid4()
     sent = {"round": 1}
-    tournament_services.correction_record(
-        tournament_id=pk, event_id=event_id, type=ts.LAID_OUT, data=sent, user=user
+    results.correction_record(
+        tournament_id=pk, event_id=event_id, type=tournament_events.LAID_OUT, data=sent, user=user
     )
     # then the server drew a seed and dealt from it, both in the event
     event = last_event(pk)
     seed = event.data["seed"]
     assert isinstance(seed, int) and event.data["layouts"] == layouts.deal(seed)
     # a retry of the same request records nothing new
-    _, created = tournament_services.correction_record(
-        tournament_id=pk, event_id=event_id, type=ts.LAID_OUT, data=sent, user=user
+    _, created = results.correction_record(
+        tournament_id=pk, event_id=event_id, type=tournament_events.LAID_OUT, data=sent, user=user
     )
     assert not created and last_event(pk).pk == event.pk
     # and every player's first game starts on the same dealt layout
@@ -250,7 +246,7 @@ def test_layouts_given_by_hand_are_checked_when_recorded(director: Any) -> None:
     user, api = director
     pk = tournament(api, format="scarney-solitaire", system="tables", table_size=1, rounds=1)
     enter(pk, user, ["Ann", "Bob"])
-    tournament_services.round_pair(tournament_id=pk, user=user)
+    rounds.round_pair(tournament_id=pk, user=user)
     good = layouts.deal(1)[0]
     incomplete = {k: v for k, v in good.items() if k != "C16"}
     for given, code in (
@@ -258,10 +254,10 @@ def test_layouts_given_by_hand_are_checked_when_recorded(director: Any) -> None:
         ([good] * 4 + [incomplete], "setup.incomplete_layout"),
     ):
         with pytest.raises(IllegalEvent) as refused:
-            tournament_services.correction_record(
+            results.correction_record(
                 tournament_id=pk,
                 event_id=uuid.uuid4(),
-                type=ts.LAID_OUT,
+                type=tournament_events.LAID_OUT,
                 data={"round": 1, "layouts": given},
                 user=user,
             )
@@ -273,12 +269,12 @@ def test_a_game_voided_names_no_single_game(director: Any) -> None:
     user, api = director
     pk = tournament(api, format="high-low-scarney", system="swiss", rounds=1)
     enter(pk, user, NAMES[:2])
-    tournament_services.round_pair(tournament_id=pk, user=user)
+    rounds.round_pair(tournament_id=pk, user=user)
     with pytest.raises(IllegalEvent) as refused:
-        tournament_services.correction_record(
+        results.correction_record(
             tournament_id=pk,
             event_id=uuid.uuid4(),
-            type=ts.VOIDED,
+            type=tournament_events.VOIDED,
             data={"round": 1, "table": 1, "game": 2, "reason": "misdeal"},
             user=user,
         )
@@ -296,13 +292,13 @@ def test_a_random_round_of_tables_records_the_servers_seed_and_replays_its_table
         api, format="scarney-singles", system="tables", table_size=3, rounds=2, seeding="random"
     )
     enter(pk, user, [f"P{i}" for i in range(10)])
-    tournament_services.round_pair(tournament_id=pk, user=user)
+    rounds.round_pair(tournament_id=pk, user=user)
     data = last_event(pk).data
     seed = data["seed"]
     assert data["round"] == 1 and isinstance(seed, int)
     # the tables are the engine's for that seed: 10 at size 3 (Singles seats 2 to 16) are 4, 3, 3
     before = ts.TournamentState(settings=state_of(pk).settings, entries=state_of(pk).entries)
-    again = pairing.tables(rounds.entrants(before), 3, 1, seed=seed, min_size=2, max_size=16)
+    again = pairing.tables(pairings.entrants(before), 3, 1, seed=seed, min_size=2, max_size=16)
     assert [t["players"] for t in data["tables"]] == [list(t) for t in again.tables]
     assert sorted(len(t["players"]) for t in data["tables"]) == [3, 3, 4] and data["byes"] == []
 
@@ -320,20 +316,20 @@ META = {"device": "front-desk tablet", "client_time": "2026-01-06T19:30:00Z", "n
 
 def test_a_directors_events_keep_the_clients_meta(director: Any) -> None:
     user, api = director
-    made = tournament_services.tournament_create(
+    made = creating.tournament_create(
         spec={"name": "Tuesday", "format": "high-low-scarney", "rounds": 1}, user=user, meta=META
     )
     pk = made.pk
-    tournament_services.entry_add(tournament_id=pk, spec={"name": "Ann"}, user=user, meta=META)
-    tournament_services.entry_add(tournament_id=pk, spec={"name": "Bob"}, user=user)
-    tournament_services.round_pair(tournament_id=pk, user=user, meta=META)
-    tournament_services.keeper_assign(
+    entries.entry_add(tournament_id=pk, spec={"name": "Ann"}, user=user, meta=META)
+    entries.entry_add(tournament_id=pk, spec={"name": "Bob"}, user=user)
+    rounds.round_pair(tournament_id=pk, user=user, meta=META)
+    keepers.keeper_assign(
         tournament_id=pk, round=1, table=1, username="director", user=user, meta=META
     )
-    tournament_services.correction_record(
+    results.correction_record(
         tournament_id=pk,
         event_id=uuid.uuid4(),
-        type=ts.VOIDED,
+        type=tournament_events.VOIDED,
         data={"round": 1, "table": 1, "reason": "lights out"},
         user=user,
         meta=META,
@@ -359,9 +355,7 @@ def test_a_directors_meta_is_checked_as_a_game_events_is(director: Any) -> None:
     user, api = director
     pk = tournament(api, format="high-low-scarney", system="swiss", rounds=1)
     with pytest.raises(IllegalEvent) as refused:
-        tournament_services.entry_add(
-            tournament_id=pk, spec={"name": "Ann"}, user=user, meta={"browser": "x"}
-        )
+        entries.entry_add(tournament_id=pk, spec={"name": "Ann"}, user=user, meta={"browser": "x"})
     assert refused.value.code == "meta.unknown_field"
 
 
@@ -374,12 +368,16 @@ def test_a_duplicate_round_paired_again_keeps_its_layouts_in_the_event_and_old_s
         api, format="scarney-solitaire", system="tables", table_size=1, rounds=1, entry="live"
     )
     enter(pk, user, ["Ann", "Bob"])
-    tournament_services.round_pair(tournament_id=pk, user=user)
-    tournament_services.correction_record(
-        tournament_id=pk, event_id=uuid.uuid4(), type=ts.LAID_OUT, data={"round": 1}, user=user
+    rounds.round_pair(tournament_id=pk, user=user)
+    results.correction_record(
+        tournament_id=pk,
+        event_id=uuid.uuid4(),
+        type=tournament_events.LAID_OUT,
+        data={"round": 1},
+        user=user,
     )
     dealt = last_event(pk).data["layouts"]
-    tournament_services.round_repair(tournament_id=pk, reason="table moved", user=user)
+    rounds.round_repair(tournament_id=pk, reason="table moved", user=user)
     # then the re-pairing carries the deal in its event, and the round keeps it
     assert last_event(pk).data["layouts"] == dealt
     assert list(state_of(pk).current.layouts) == dealt  # type: ignore[union-attr]
@@ -390,9 +388,11 @@ def test_a_duplicate_round_paired_again_keeps_its_layouts_in_the_event_and_old_s
 
     for event in events[1:]:  # after tournament.created, which the header holds
         data = dict(event.data)
-        if event.type == ts.REPAIRED:
+        if event.type == tournament_events.REPAIRED:
             data.pop("layouts")
-        state = ts.apply(state, Move(event.type, data))
+        state = tournament_fold.apply(state, Move(event.type, data))
     assert state.current is not None and not state.current.layouts
-    again = ts.apply(state, Move(ts.LAID_OUT, {"round": 1, "layouts": dealt}))
+    again = tournament_fold.apply(
+        state, Move(tournament_events.LAID_OUT, {"round": 1, "layouts": dealt})
+    )
     assert list(again.current.layouts) == dealt  # type: ignore[union-attr]

@@ -158,17 +158,15 @@ def test_the_home_page_lists_the_days_tournaments_with_their_page_and_scoreboard
 def test_the_users_list_leaves_table_codes_keepers_out_unless_asked(admin_client: Any) -> None:
     from django.contrib.auth import get_user_model
 
-    from games.play import tournament_services
+    from games.tournaments import creating, entries, rounds
 
     director = get_user_model().objects.get(username="admin")
-    tournament = tournament_services.tournament_create(
+    tournament = creating.tournament_create(
         spec={"name": "Friday Swiss", "format": "high-low-scarney", "rounds": 1}, user=director
     )
     for name in ("Ann", "Bob"):
-        tournament_services.entry_add(
-            tournament_id=tournament.pk, spec={"name": name}, user=director
-        )
-    tournament_services.round_pair(tournament_id=tournament.pk, user=director)
+        entries.entry_add(tournament_id=tournament.pk, spec={"name": name}, user=director)
+    rounds.round_pair(tournament_id=tournament.pk, user=director)
     keeper = get_user_model().objects.get(table_code__isnull=False)
     listed = admin_client.get("/admin/auth/user/").content.decode()
     assert keeper.username not in listed and "admin" in listed

@@ -19,8 +19,8 @@ from py4swiss.trf.codes import PlayerCode
 from py4swiss.trf.results import ColorToken, ResultToken, RoundResult
 from py4swiss.trf.sections import PlayerSection, XSection
 
-from games.tournaments import pairing
-from games.tournaments.pairing import (
+from games.tournaments.core import pairing
+from games.tournaments.core.pairing import (
     Entrant,
     Pairing,
     repeats,
@@ -29,7 +29,7 @@ from games.tournaments.pairing import (
     table_sizes,
     tables,
 )
-from games.tournaments.swiss import swiss
+from games.tournaments.core.swiss import swiss
 
 # --- round robin ---------------------------------------------------------------------------------
 

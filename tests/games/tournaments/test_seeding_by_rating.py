@@ -10,7 +10,7 @@ import pytest
 
 from games.store import journal
 from games.store.models import Player
-from games.tournaments import state as ts
+from games.tournaments.core import events
 from scoring.models import Rating
 from scoring.ratings import ledger
 from scoring.ratings.scale import Skill
@@ -50,7 +50,7 @@ def test_a_swiss_seeded_by_rating_pairs_round_one_top_half_against_bottom_half(
 
     # then the order is by rating, the unrated last, and it is recorded in round.paired
     order = [ids[n] for n in ["Eve", "Cid", "Ann", "Bob", "Dee"]]
-    paired = journal.event_data(made["id"], ts.PAIRED)
+    paired = journal.event_data(made["id"], events.PAIRED)
     assert paired is not None and paired["seeds"] == order
     # and the Dutch system pairs the top half against the bottom half; the last seed sits out
     tables = [{s["player"] for s in table["seats"]} for table in first["tables"]]
@@ -76,7 +76,7 @@ def test_round_one_paired_again_keeps_the_recorded_order_whatever_the_ratings_no
 
     # then the pairing still follows the order recorded in round 1
     order = [ids[n] for n in ["Dee", "Cid", "Bob", "Ann"]]
-    repaired = journal.event_data(made["id"], ts.REPAIRED)
+    repaired = journal.event_data(made["id"], events.REPAIRED)
     assert repaired is not None and repaired["seeds"] == order
     seats = [[s["player"] for s in t["seats"]] for t in again["tables"]]
     assert sorted(map(sorted, seats)) == sorted(

@@ -1,4 +1,4 @@
-"""The evening's settlement of games.tournaments.settlement (pure, no database)."""
+"""The evening's settlement of games.tournaments.core.settlement (pure, no database)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.tournaments.settlement import (
+from games.tournaments.core.settlement import (
     EXACT_LIMIT,
     evening_nets,
     fewest_transfers,
     left_in_pot,
     payable,
 )
-from games.tournaments.standings import TableResult
+from games.tournaments.core.standings import TableResult
 
 
 def paid(transfers: list[tuple[int, int, int]]) -> Counter[int]:

@@ -1,4 +1,4 @@
-"""Standings, tie-breaks and match points of games.tournaments.standings (pure, no database)."""
+"""Standings, tie-breaks and match points of games.tournaments.core.standings (pure)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.tournaments.standings import (
-    TIEBREAKS,
+from games.rules.errors import BadSetup
+from games.tournaments.core.standings import (
     Bye,
     TableResult,
     duplicate_results,
@@ -17,6 +17,7 @@ from games.tournaments.standings import (
     standings,
     table_points,
 )
+from games.tournaments.core.tiebreaks import TIEBREAKS
 
 # --- table_points -------------------------------------------------------------------------------
 
@@ -166,7 +167,7 @@ def test_explain_says_how_every_column_shown_is_computed() -> None:
 
 
 def test_an_unknown_tiebreak_is_refused() -> None:
-    with pytest.raises(ValueError, match="Unknown tie-break"):
+    with pytest.raises(BadSetup, match="tiebreaks lists"):
         standings(PLAYERS, SWISS, SWISS_BYES, ("progressive",), round=3)
 
 

@@ -16,9 +16,9 @@ from django.core.management import call_command
 from django.test import Client
 
 from games.pages import tournament_tables
-from games.play.tables import codes
 from games.store import folding
 from games.store.models import Event, Game, Player, Stream, TableCode
+from games.tournaments import keepers
 from tests.games.tournaments.helpers import (
     HL_WIN,
     client_for,
@@ -113,10 +113,10 @@ def test_a_second_pat_is_asked_about_then_entered_apart_and_shown_by_label_every
 def test_the_admin_asks_which_pat_and_enters_a_second_one_with_a_label(
     admin_client: Any,
 ) -> None:
-    from games.play import tournament_services
+    from games.tournaments import creating, rounds
 
     director = get_user_model().objects.get(username="admin")
-    tournament = tournament_services.tournament_create(
+    tournament = creating.tournament_create(
         spec={"name": "Friday Swiss", "format": "high-low-scarney", "rounds": 3}, user=director
     )
     url = f"/admin/games/tournament/{tournament.pk}/enter/"
@@ -140,10 +140,10 @@ def test_the_admin_asks_which_pat_and_enters_a_second_one_with_a_label(
     assert Player.objects.filter(name="Pat").count() == 2
     # The director's table cards carry each table's code and its link as a QR code; the
     # documents anyone may read do not.
-    tournament_services.round_pair(tournament_id=tournament.pk, user=director)
+    rounds.round_pair(tournament_id=tournament.pk, user=director)
     cards = admin_client.get(f"/admin/games/tournament/{tournament.pk}/cards/?round=1")
     page = cards.content.decode()
-    table_codes = codes.live_codes(tournament.pk, 1)
+    table_codes = keepers.live_codes(tournament.pk, 1)
     assert cards.status_code == 200 and page.count("<svg") == len(table_codes) == 2
     # The printed link wraps at its slashes only (spans and <wbr>): read as the eye reads it.
     text = re.sub(r"<[^>]+>", "", page)
@@ -167,7 +167,7 @@ def test_directors_alone_see_the_table_codes_of_a_round(director: Any) -> None:
     _member, member = client_for("sam")
     for table in round_of(member, tid)["tables"]:
         assert "code" not in table and "keeper_url" not in table
-    assert len(codes.ALPHABET) ** codes.LENGTH >= 2**40
+    assert len(keepers.ALPHABET) ** keepers.LENGTH >= 2**40
 
 
 def test_a_phone_without_an_account_records_at_its_table_alone_by_the_code(
@@ -386,7 +386,7 @@ def test_a_round_paired_again_stops_every_old_code_and_issues_the_new_tables(
     assert len(again.json()["tables"]) == 1
     for table in played["tables"]:
         assert Client().get(table["keeper_url"]).status_code == 410
-    assert list(codes.live_codes(tid, 1)) == [1]
+    assert list(keepers.live_codes(tid, 1)) == [1]
     assert Client().get(again.json()["tables"][0]["keeper_url"]).status_code == 302
 
 
@@ -489,16 +489,16 @@ def test_a_result_confirmed_before_the_tournament_has_it_is_asked_again(
 def test_a_tournament_made_before_confirmations_takes_its_results_as_entered(
     director: Any, django_capture_on_commit_callbacks: Any, monkeypatch: Any
 ) -> None:
-    from games.play import tournament_services
+    from games.tournaments import creating
 
-    made = tournament_services._header  # noqa: SLF001 - the header an older release wrote
+    made = creating._header  # noqa: SLF001 - the header an older release wrote
 
     def older(spec: Any) -> Any:
         header = made(spec)
         header.pop("confirm_results")
         return header
 
-    monkeypatch.setattr(tournament_services, "_header", older)
+    monkeypatch.setattr(creating, "_header", older)
     tid, played = evening(director)
     for table in played["tables"]:
         keeper_result(director, tid, table, django_capture_on_commit_callbacks)

@@ -5,7 +5,7 @@ The service records every pairing in ``round.paired``, so a replay never runs th
 and a change of pairing rules never rewrites a past round.
 
 - ``round_robin``: FIDE Berger tables (Handbook C.05, Annex 1).
-- ``swiss`` (module ``games.tournaments.swiss``): the FIDE Dutch system (C.04.3, rules in force
+- ``swiss`` (module ``games.tournaments.core.swiss``): the FIDE Dutch system (C.04.3, rules in force
   until 31 January 2026) by the py4swiss package, which reproduces bbpPairings (a FIDE-endorsed
   program); see docs/DESIGN.md "Swiss pairing: which library and why". The Dutch rules are not
   re-implemented: that module only turns our entrants into the engine's input and back.

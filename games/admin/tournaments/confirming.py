@@ -24,7 +24,7 @@ from games.play import services
 from games.rules.errors import IllegalEvent
 from games.rules.events import RESULT_CONFIRMED
 from games.store.models import Stream, Tournament, TournamentTable
-from games.tournaments import state as ts
+from games.tournaments.core import state as ts
 from scoring.documents import tournament_pages
 
 if TYPE_CHECKING:

@@ -11,8 +11,8 @@ from typing import Any
 
 from games.store import folding
 from games.store.models import Stream, Tournament
-from games.tournaments import rounds, settlement
-from games.tournaments import state as ts
+from games.tournaments.core import rounds, settlement
+from games.tournaments.core import state as ts
 
 
 def summary_json(tournament: Tournament) -> dict[str, Any]:

@@ -9,9 +9,9 @@ director gives it (1 for a pairing bye). At a table of k players place p earns (
 players who share a rank share the average of the places they cover. Duplicate Solitaire, where
 the whole field plays one deal alone, is ranked across the field by ``duplicate_results``.
 
-Tie-breaks, in the order the tournament chose them (``TIEBREAKS``): Buchholz, median Buchholz,
-Sonneborn-Berger, head to head, points difference and net. A voided table counts as played and
-gives nothing else: no points, no scores, no net, no opponent for any tie-break.
+Tie-breaks, in the order the tournament chose them (declared once in ``tiebreaks``): Buchholz,
+median Buchholz, Sonneborn-Berger, head to head, points difference and net. A voided table counts
+as played and gives nothing else: no points, no scores, no net, no opponent for any tie-break.
 
 A duplicate round's rows also carry each player's Solitaire match rating on the round's deal
 (``Row.ratings``, RULES.md 2.6): the band of his five-game total ("Par match" ...), which the
@@ -26,14 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-TIEBREAKS = (
-    "buchholz",
-    "median_buchholz",
-    "sonneborn_berger",
-    "head_to_head",
-    "points_difference",
-    "net",
-)
+from games.tournaments.core import tiebreaks as declared
 
 HALF = Fraction(1, 2)
 # Inputs arrive as floats (⅓ is 0.333...); every match point is a fraction with a small
@@ -210,12 +203,7 @@ def standings(
 
 
 def _checked(tiebreaks: Sequence[str]) -> tuple[str, ...]:
-    unknown = [t for t in tiebreaks if t not in TIEBREAKS]
-    if unknown:
-        raise ValueError(f"Unknown tie-break {unknown[0]!r}; choose from {', '.join(TIEBREAKS)}.")
-    if len(set(tiebreaks)) != len(tiebreaks):
-        raise ValueError("A tie-break is chosen twice.")
-    return tuple(tiebreaks)
+    return declared.check(tuple(tiebreaks))
 
 
 def _tally(results: Sequence[TableResult], byes: Sequence[Bye]) -> dict[int, _Record]:
@@ -322,32 +310,7 @@ _SENTENCES = {
         "sharing a place share the average, and in duplicate Solitaire k is the whole field."
     ),
     "played": "Tables sat at, voided ones included; byes are not counted.",
-    "buchholz": (
-        "Buchholz: the sum of the current points of every opponent met (at a multi-player table "
-        "each table-mate counts); a bye adds nothing, FIDE's virtual opponent is not used, and "
-        "voided tables are left out."
-    ),
-    "median_buchholz": (
-        "Median Buchholz: Buchholz without the highest and the lowest opponent score (with fewer "
-        "than three opponents, plain Buchholz)."
-    ),
-    "sonneborn_berger": (
-        "Sonneborn-Berger: for each opponent met, his current points times your result against "
-        "him (1 if you finished above him at that table, ½ if level, 0 if below), summed."
-    ),
-    "head_to_head": (
-        "Head to head: the points you scored (1, ½ or 0 a meeting, as in Sonneborn-Berger) "
-        "against the players level with you on points; it only separates players level on points."
-    ),
-    "points_difference": (
-        "Points difference: over your tables, your match total minus the average of your "
-        "table-mates' totals (two players: yours minus his); at a duplicate Solitaire table, "
-        "your total minus the field's average total on that deal."
-    ),
-    "net": (
-        "Net: your settlement over the tournament, points or chips received minus paid "
-        "(RULES.md 0.8), voided tables left out."
-    ),
+    **{t.key: t.sentence for t in declared.DECLARED},
     "ratings": (
         "Ratings: in each duplicate Solitaire round, the rating of your five-game total "
         "(RULES.md 2.6); the whole field played the same layouts, so ratings, like totals, "
@@ -355,20 +318,11 @@ _SENTENCES = {
     ),
 }
 
-_NAMES = {
-    "buchholz": "Buchholz",
-    "median_buchholz": "median Buchholz",
-    "sonneborn_berger": "Sonneborn-Berger",
-    "head_to_head": "head to head",
-    "points_difference": "points difference",
-    "net": "net",
-}
-
 
 def explain(tiebreaks: Sequence[str]) -> dict[str, str]:
     """A sentence for each column shown: rank, points, played, each chosen tie-break, net."""
     chosen = _checked(tiebreaks)
-    order = ", then ".join(["points", *(_NAMES[t] for t in chosen), "name"])
+    order = ", then ".join(["points", *(declared.BY_KEY[t].named for t in chosen), "name"])
     sentences = {
         "rank": (
             f"Ordered by {order}; players level on points and on every tie-break share a rank."

@@ -20,7 +20,7 @@ from py4swiss.trf.results import ColorToken, ResultToken, RoundResult, ScoringPo
 from py4swiss.trf.sections import PlayerSection, XSection
 from py4swiss.trf.sections.x_section import XSectionConfiguration
 
-from games.tournaments.pairing import Entrant, Pairing, by_seed
+from games.tournaments.core.pairing import Entrant, Pairing, by_seed
 
 # The engine reads a TRF(x) history. Entrants keep no game results, so every past result there
 # scores the same and the true scores reach the engine as TRF(x) accelerations: before each past

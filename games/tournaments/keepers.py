@@ -1,4 +1,6 @@
-"""Table codes: a keeper link per table, for a phone with no account (API.md "Tournaments").
+"""Who keeps score at a tournament's table: a keeper a director assigns for a round
+(``keeper_assign``), or the table's code, a keeper link for a phone with no account (API.md
+"Tournaments").
 
 When a round is paired, each table gets a code of 8 signs from an alphabet without look-alikes
 (32 signs: 40 random bits, too many to guess at the throttled rate of the keeper link). Opening
@@ -23,6 +25,9 @@ from games.play import permissions
 from games.rules.errors import BadSetup, IllegalEvent, StateConflict
 from games.store import folding, journal
 from games.store.models import Stream, TableCode
+from games.tournaments import recording
+from games.tournaments.core import events
+from games.tournaments.core import state as ts
 
 # No 0/O, no 1/I: a code read aloud or typed from a card is not misread.
 ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -126,20 +131,6 @@ def _stop(codes: Any, *, revoked: bool) -> None:
         Stream.keepers.through.objects.filter(stream_id=match_id, user_id=keeper_id).delete()
 
 
-def check_not_code_keepers(users: list[Any]) -> None:
-    """A code's keeper keeps its own table and no other: naming him keeper of another game,
-    match or table would open them to the card's code (422 ``keeper.table_code``)."""
-    named = TableCode.objects.filter(keeper__in=users).select_related("keeper").first()
-    if named is not None:
-        raise BadSetup(
-            "keeper.table_code",
-            f"{named.keeper.get_username()} is the keeper of table {named.table_number}'s code "
-            f"in round {named.round_number}: he records at that table alone. Name a user with "
-            "an account.",
-            field="user",
-        )
-
-
 def live_codes(tournament_id: uuid.UUID, round_number: int) -> dict[int, str]:
     """The round's live codes, by table, as shown."""
     rows = TableCode.objects.filter(
@@ -207,4 +198,30 @@ def _open_table(tournament_id: uuid.UUID, round: Any, table: Any, user: Any) -> 
         raise StateConflict("round.closed", f"Round {played.number} is closed: its codes stop.")
     if not seated.match:
         raise TableCode.DoesNotExist(f"Table {seated.number} has no match.")
+    return seated
+
+
+@transaction.atomic
+def keeper_assign(
+    *,
+    tournament_id: uuid.UUID,
+    round: Any,
+    table: Any,
+    username: Any,
+    user: Any,
+    meta: dict[str, Any] | None = None,
+) -> ts.Table:
+    """``username`` keeps score at that table this round: he may record in its match only."""
+    permissions.check_director(user)
+    keeper = get_user_model().objects.filter(username=username).first()
+    if keeper is None:
+        raise BadSetup("keeper.unknown_user", f"There is no user {username!r} to name as keeper.")
+    permissions.check_not_code_keepers([keeper])
+    stream = recording.lock(tournament_id)
+    data = {"round": round, "table": table, "user": username}
+    folded = recording.append(stream, events.KEEPER_ASSIGNED, data, user, meta=meta)
+    state: ts.TournamentState = folded.state
+    seated = state.round(round).table(table)
+    if seated.match:
+        Stream.objects.get(pk=seated.match).keepers.add(keeper)
     return seated

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from games.tournaments.standings import TableResult
+from games.tournaments.core.standings import TableResult
 
 EXACT_LIMIT = 16
 
