@@ -309,7 +309,7 @@ TournamentList = page_of(TournamentRow, "TournamentList")
 class EntryAnswer(serializers.Serializer[Any]):
     player = serializers.IntegerField(min_value=1)
     name = serializers.CharField()
-    label = serializers.CharField(
+    label = serializers.CharField(  # type: ignore[assignment]  # a field named as Field.label
         help_text="How every page, document and scoreboard shows the entry: unique within the "
         "tournament (the name, or the name told apart from another of the same name)."
     )
@@ -362,7 +362,7 @@ class EntryCreate(Closed):
         help_text="With name: enter a new player of that name even if players of it are "
         "registered (else a name matching an entered or several players is player.ambiguous).",
     )
-    label = Text(
+    label = Text(  # type: ignore[assignment]  # a field named as Field.label
         max_length=40,
         required=False,
         help_text='How the entry is shown, e.g. "Pat K.": unique within the tournament.',
@@ -393,7 +393,7 @@ class TableSeat(serializers.Serializer[Any]):
     seat = serializers.IntegerField(min_value=0)
     player = serializers.IntegerField()
     name = serializers.CharField(allow_blank=True)
-    label = serializers.CharField(allow_blank=True)
+    label = serializers.CharField(allow_blank=True)  # type: ignore[assignment]  # a field named as Field.label
 
 
 class TableResult(serializers.Serializer[Any]):
@@ -428,7 +428,7 @@ class TableAnswer(serializers.Serializer[Any]):
 class ByeAnswer(serializers.Serializer[Any]):
     player = serializers.IntegerField()
     name = serializers.CharField(allow_blank=True)
-    label = serializers.CharField(allow_blank=True)
+    label = serializers.CharField(allow_blank=True)  # type: ignore[assignment]  # a field named as Field.label
     points = Points()
 
 
@@ -457,7 +457,7 @@ class StandingsRow(serializers.Serializer[Any]):
     rank = serializers.IntegerField(min_value=1)
     player = serializers.IntegerField()
     name = serializers.CharField(allow_blank=True)
-    label = serializers.CharField(allow_blank=True)
+    label = serializers.CharField(allow_blank=True)  # type: ignore[assignment]  # a field named as Field.label
     points = Points()
     played = serializers.IntegerField(min_value=0)
     unconfirmed = serializers.BooleanField(
