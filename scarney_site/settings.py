@@ -84,7 +84,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "scarney_site.access",
+    "games.access",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -92,6 +92,8 @@ INSTALLED_APPS = [
     "games.apps.GamesConfig",
     "scoring.apps.ScoringConfig",
     "games.webhooks.apps.WebhooksConfig",
+    # Hands the store the Celery app it sends through (the store never imports the site).
+    "scarney_site.apps.SiteConfig",
 ]
 
 MIDDLEWARE = [
@@ -199,7 +201,7 @@ REST_FRAMEWORK = {
     "URL_FORMAT_OVERRIDE": None,
 }
 
-# How long a token from `manage.py issue_token` works (scarney_site/access/models.py).
+# How long a token from `manage.py issue_token` works (games/access/models.py).
 API_TOKEN_LIFETIME_DAYS = int(os.environ.get("API_TOKEN_LIFETIME_DAYS", "90"))
 
 # The throttles' counters (games/api/http/throttling.py): shared in Redis when there is one.

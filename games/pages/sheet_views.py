@@ -31,10 +31,9 @@ from games.play.tournament_shapes import (
     tournament_json,
 )
 from games.rules.events import GAME_SCORED
-from games.store import folding
+from games.store import folding, shared_cache
 from games.store.journal import VersionConflict
 from games.store.models import Match, Stream, Tournament
-from scarney_site import shared_cache
 from scoring import selectors
 from scoring.documents.reports import match_history
 
