@@ -1,17 +1,22 @@
-"""The one append of the locked path: fold, insert, snapshot, project, react.
+"""The one append: fold, insert, snapshot, project, react.
 
-Every service that writes (games, matches, the register, tournaments) appends through
-:func:`append`, holding the stream's lock. The event is folded onto the snapshot through the pure
-rule engine (its refusals pass through unchanged), inserted by the journal, and the stream's
-snapshot and status move with it. Then come the effects of play itself (a finished game reports
-to its match, a complete match registers its close), and the reactions registered by other
-contexts (webhooks, the read models), in that order: every path takes match locks before the
-player locks of the projections.
+Every service that writes (games, matches, the register, tournaments, a client's move) appends
+through :func:`append`. Given a locked stream, it takes the locked path. Given a stream's id (a
+client's event, nothing locked yet), it first tries the fast path (games.store.fast_append: the
+same steps in one statement, on PostgreSQL, for a game's legal move) and, where that writes
+nothing, hands over to the caller's locked path, which checks under the lock and appends here.
+
+The event is folded onto the snapshot through the pure rule engine (its refusals pass through
+unchanged), inserted by the journal, and the stream's snapshot and status move with it. Then
+come the effects of play itself (a finished game reports to its match, a complete match
+registers its close), and the reactions registered by other contexts (webhooks, the read
+models), in that order: every path takes match locks before the player locks of the projections.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,17 +52,35 @@ class Recorded:
 
 
 def append(
-    stream: Stream,
+    stream: Stream | uuid.UUID,
     event_id: uuid.UUID,
     type: str,
     data: dict[str, Any],
     meta: dict[str, Any],
     folded: folding.Folded | None = None,
+    *,
+    expected_version: int | None = None,
+    recorder: int | None = None,
+    locked: Callable[[], Recorded] | None = None,
 ) -> Recorded:
-    """Fold, insert, snapshot, project, and register side effects; the caller holds the lock.
+    """Fold, insert, snapshot, project, and register side effects.
 
-    ``meta`` is :func:`recorded_meta`'s; ``folded``, when the caller has loaded the stream
-    already, saves a second load."""
+    ``stream`` locked by the caller: the locked path. ``meta`` is :func:`recorded_meta`'s;
+    ``folded``, when the caller has loaded the stream already, saves a second load.
+
+    ``stream`` an id (a client's game move, nothing locked): the fast path's one statement, at
+    ``expected_version`` and testing ``recorder``'s right to record
+    (games.play.permissions.recorder_to_test); where it writes nothing, ``locked()``: the
+    caller's locked path (its permission check, the lock, its checks, then this append)."""
+    if not isinstance(stream, Stream):
+        if locked is None:
+            raise TypeError("an append by a stream's id needs the locked path to fall back on")
+        fast = fast_append.try_append(
+            stream, event_id, type, data, expected_version, meta, recorder
+        )
+        if fast is not None:
+            return Recorded(fast[0], fast[1], created=True, status=fast[2])
+        return locked()
     if type in SERVICE_ONLY:
         data = canonical(data)  # the service's own events (a client's are canonical already)
     after = _fold_next(stream, folded, type, data)

@@ -2,9 +2,10 @@
 
 The locked path of every append: lock the stream row, check the expected version, fold the
 event onto the snapshot through the pure rule engine, insert it, update the inline projections,
-register side effects in the outbox. The rule engine's refusals pass through unchanged. On
-PostgreSQL a legal move of a game first tries games.store.fast_append, the same steps in one
-statement.
+register side effects in the outbox. The rule engine's refusals pass through unchanged. A
+client's event goes through the one append (games.play.appending.append) by its stream's id: a
+legal move of a game is written there by the fast path's one statement (on PostgreSQL), anything
+else by the locked path given to it.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from games.rules.events import (
     SERVICE_ONLY,
     UNDO,
 )
-from games.store import event_types, fast_append, folding, journal, outbox, reactions
+from games.store import event_types, folding, journal, outbox, reactions
 from games.store.canonical import BadValue, canonical
 from games.store.models import Game, GameSeat, Match, MatchSeat, Player, Stream
 
@@ -439,18 +440,26 @@ def event_record(
         # A stranger learns no more than that he may not write here.
         permissions.check_may_record(user, stream_id, category)
         raise
-    try:
-        if category in (None, Stream.Category.GAME):
-            # The fast statement tests the right to record itself (no query of its own); a move
-            # it does not write is checked below, where a refusal says why.
-            recorder = permissions.recorder_to_test(user)
-            fast = fast_append.try_append(
-                stream_id, event_id, type, data, expected_version, meta, recorder
-            )
-            if fast is not None:
-                return appending.Recorded(fast[0], fast[1], created=True, status=fast[2])
+
+    def locked() -> appending.Recorded:
         permissions.check_may_record(user, stream_id, category)
         return _record(stream_id, event_id, type, data, expected_version, meta, category, user)
+
+    try:
+        if category not in (None, Stream.Category.GAME):
+            return locked()
+        # The fast statement tests the right to record itself (no query of its own); a move
+        # it does not write is checked on the locked path, where a refusal says why.
+        return appending.append(
+            stream_id,
+            event_id,
+            type,
+            data,
+            meta,
+            expected_version=expected_version,
+            recorder=permissions.recorder_to_test(user),
+            locked=locked,
+        )
     except journal.EventIdReused:
         # Another request took the id first; it is a retry only if it carried the same event.
         original = _replay_of(event_id, stream_id, type, data)
