@@ -27,7 +27,7 @@ PARTS = [
     ("  fold (rules)", "games/store/fast_append.py", "_fold"),
     ("  snapshot pack (pickle + MAC)", "games/store/folding.py", "pack"),
     ("  read-model clauses", "scoring/projections/", "append_clauses"),
-    ("  the one statement", "games/store/journal.py", "_fetch"),
+    ("  the one statement", "games/store/journal/prepared.py", "fetch_row"),
     ("locked path", "games/play/appending.py", "_locked"),
     ("replay of a retry", "games/play/appending.py", "_replay_of"),
     ("the answer (game JSON)", "games/play/representation.py", "game_json"),
