@@ -275,7 +275,7 @@ def test_a_snapshot_is_read_back_by_pickle_itself_for_every_family(family: str) 
         packed = folding.pack(folded, game_id)
         assert len(packed) <= len(own) + 32
         assert pickle.loads(packed[32:]) == (folded.header, folded.state)
-        back = folding._unpack(game_id, "game", folded.version, packed)
+        back = folding.unpack_bytes(game_id, "game", folded.version, packed)
         assert back is not None and back.state == folded.state
 
 
