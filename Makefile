@@ -25,8 +25,10 @@ run: $(STAMP)
 	$(BIN)/python manage.py load_demo
 	STATIC_FROM_APPS=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-## test: the whole suite; deploy/test-machine first makes the machine ready (packages, services)
+## test: the house's own checks (lint, types: a few seconds), then the whole suite;
+## deploy/test-machine first makes the machine ready (packages, services)
 test: $(STAMP)
+	$(MAKE) lint typecheck
 	bash deploy/test-machine
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/python -m pytest $(PYTEST_ARGS)
 

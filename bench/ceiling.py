@@ -162,7 +162,7 @@ def _read_head(pk: uuid.UUID) -> list[Any] | None:
     game = game_json(folded, stream_id=pk, status="in_progress")
     version, hash = found.version, found.hash
     if VARIANT == "insert-only":  # the stream row is not moved on: the last event is the head
-        version, hash = journal._fetch(LAST_EVENT, {"stream": pk}) or (version, hash)
+        version, hash = journal.fetch_row(LAST_EVENT, {"stream": pk}) or (version, hash)
     _heads[pk] = [version, hash, folded, game]
     return _heads[pk]
 
@@ -172,7 +172,10 @@ def _insert_only(event: Any, previous: str, recorder: int | None) -> int | None:
     from games.store import journal
 
     # The store's own JSON form and prepared execution, as its append uses them.
-    data, meta = journal._CANONICAL.encode(event.data), journal._CANONICAL.encode(event.meta)
+    data, meta = (
+        journal.CANONICAL_JSON.encode(event.data),
+        journal.CANONICAL_JSON.encode(event.meta),
+    )
     event.hash = journal.hash_of_texts(previous, event, data, meta)
     params = {
         "event_id": event.id,
@@ -190,7 +193,7 @@ def _insert_only(event: Any, previous: str, recorder: int | None) -> int | None:
     }
     test = "" if recorder is None else f" AND {permissions.RECORDER_CONDITION}"
     try:
-        row = journal._fetch(INSERT_ONLY.format(recorder=test), params)
+        row = journal.fetch_row(INSERT_ONLY.format(recorder=test), params)
     except IntegrityError:
         raise journal.EventIdReused(event.id) from None
     return None if row is None else int(row[0])

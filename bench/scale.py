@@ -1,6 +1,6 @@
 """The history API at a million events, against its ceilings, measured from outside with wrk.
 
-The database is seeded beforehand by ``manage.py seed_scale`` (1,000,000 events, 10,000
+The database is seeded beforehand by ``bench/seed_scale.py`` (1,000,000 events, 10,000
 matches, 500 players, 20 tournaments). gunicorn serves ``bench.settings_reads`` (the product's
 URLs, bench/http.py's insert ceiling and the read ceiling of ``bench/ceiling_reads.py``) with the
 project's ``gunicorn.conf.py`` (2 processes x 4 threads). For each read, wrk (2 threads, 16

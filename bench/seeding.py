@@ -1,6 +1,6 @@
 """The scale bench's database: players, tournaments and matches up to a million events.
 
-``manage.py seed_scale`` (scoring/management/commands/seed_scale.py) drives it in four steps:
+``bench/seed_scale.py`` drives it in four steps:
 
 1. players, registered through ``games.play.register.player_register`` (the register's stream);
 2. tournaments (High-Low Scarney Swiss evenings, sheet entry) through

@@ -407,7 +407,7 @@ def prepare(env: dict[str, str], tables: int) -> dict[str, Any]:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from scarney_site.access.models import ApiToken
+    from games.access.models import ApiToken
 
     users = get_user_model().objects
     director_user = users.create_user("director", password="soak-soak-1", is_staff=True)

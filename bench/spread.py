@@ -39,19 +39,19 @@ KIND, SEATS, RULESET = "hearts-due", 3, {"hearts_due_target": 10_000_000}
 
 
 def writer(mode: str, games: list[str], seconds: float, seed: int, barrier: Any, out: Any) -> None:
-    from games.play import services
+    from games.play import appending, services
     from games.store import fast_append
 
     if mode == "before":
         fast_append._fresh_head = lambda stream_id, stale: None
     locked = [0]
-    record = services._record
+    record = appending._locked
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         locked[0] += 1
         return record(*args, **kwargs)
 
-    services._record = counted
+    appending._locked = counted
     rng = random.Random(seed)
     rolls = [m for m in families.moves(KIND, SEATS, RULESET, 500, seed)]
     barrier.wait()

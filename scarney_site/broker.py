@@ -19,10 +19,10 @@ from kombu.transport import redis
 log = logging.getLogger(__name__)
 
 
-class QoS(redis.QoS):  # type: ignore[misc]  # kombu is untyped
+class QoS(redis.QoS):
     def restore_unacked(self, client: Any = None) -> None:
         try:
-            super().restore_unacked(client)
+            super().restore_unacked(client)  # type: ignore[no-untyped-call]  # kombu's
         except AttributeError:
             if self.channel.connection is not None and self.channel.connection.client is not None:
                 raise  # not the released connection: a bug to see
@@ -34,9 +34,9 @@ class QoS(redis.QoS):  # type: ignore[misc]  # kombu is untyped
             self._delivered.clear()
 
 
-class Channel(redis.Channel):  # type: ignore[misc]
+class Channel(redis.Channel):
     QoS = QoS
 
 
-class Transport(redis.Transport):  # type: ignore[misc]
+class Transport(redis.Transport):
     Channel = Channel

@@ -85,7 +85,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "scarney_site.access",
+    "games.access",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -95,6 +95,8 @@ INSTALLED_APPS = [
     "games.apps.GamesConfig",
     "scoring.apps.ScoringConfig",
     "games.webhooks.apps.WebhooksConfig",
+    # Hands the store the Celery app it sends through (the store never imports the site).
+    "scarney_site.apps.SiteConfig",
 ]
 
 MIDDLEWARE = [
@@ -112,7 +114,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "scarney_site.policy.ContentSecurityPolicy",
-    # Last: it answers a login that a lock refused (scarney_site/access/logins.py).
+    # Last: it answers a login that a lock refused (games/access/logins.py).
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -176,7 +178,7 @@ AUTH_PASSWORD_VALIDATORS = [
     )
 ]
 
-# Failed logins (scarney_site/access/logins.py, django-axes): an account's guessing is locked after
+# Failed logins (games/access/logins.py, django-axes): an account's guessing is locked after
 # LOGIN_FAILURES_PER_ACCOUNT wrong passwords, whatever the address; an address's after
 # LOGIN_FAILURES_PER_ADDRESS over all its accounts (a club's phones share one address, so it is
 # high). A lock lapses LOGIN_LOCK_MINUTES after the failure that set it; the failures counted are
@@ -188,7 +190,7 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses a locked login before any password
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_HANDLER = "scarney_site.access.logins.AccountAndAddress"
+AXES_HANDLER = "games.access.logins.AccountAndAddress"
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # the handler reads them in this order
 AXES_FAILURE_LIMIT = LOGIN_FAILURES_PER_ACCOUNT
 AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCK_MINUTES)
@@ -196,8 +198,8 @@ AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCK_MINUTES)
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # A success does not wipe the failures: it would wipe its address's too, guesses at others.
 AXES_RESET_ON_SUCCESS = False
-AXES_CLIENT_IP_CALLABLE = "scarney_site.access.logins.client_address"
-AXES_LOCKOUT_CALLABLE = "scarney_site.access.logins.locked_out"
+AXES_CLIENT_IP_CALLABLE = "games.access.logins.client_address"
+AXES_LOCKOUT_CALLABLE = "games.access.logins.locked_out"
 # Successful logins are not written to the database (a table code's device logs in on every link);
 # failures are, and every failure and lock is logged, naming the account and the address.
 AXES_DISABLE_ACCESS_LOG = True
@@ -255,7 +257,7 @@ REST_FRAMEWORK = {
     "URL_FORMAT_OVERRIDE": None,
 }
 
-# How long a token from `manage.py issue_token` works (scarney_site/access/models.py).
+# How long a token from `manage.py issue_token` works (games/access/models.py).
 API_TOKEN_LIFETIME_DAYS = int(os.environ.get("API_TOKEN_LIFETIME_DAYS", "90"))
 
 # The throttles' counters (games/api/http/throttling.py): shared in Redis when there is one.

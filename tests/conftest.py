@@ -70,7 +70,7 @@ def user(db: Any) -> Any:
 @pytest.fixture
 def api(user: Any) -> APIClient:
     """An API client logged in by token, as a score-keeper's device would be."""
-    from scarney_site.access.models import ApiToken
+    from games.access.models import ApiToken
 
     _token, key = ApiToken.objects.issue(user)
     client = APIClient()

@@ -1,4 +1,4 @@
-"""No 500 without Redis (scarney_site.shared_cache): a private Redis serves the counts, then is
+"""No 500 without Redis (games.store.shared_cache): a private Redis serves the counts, then is
 shut down as an operator would (``redis-cli shutdown``); the keeper link still logs a table in,
 wrong codes are still throttled (in the process), moves, reads and /healthz go on, the log says
 so once, and when Redis is back the counts are shared again."""
@@ -21,7 +21,7 @@ import redis
 from django.test import Client, override_settings
 
 from games.pages import tournament_tables
-from scarney_site import shared_cache
+from games.store import shared_cache
 from tests.games.tournaments.helpers import HL_WIN, client_for, create, enter, pair
 
 pytestmark = [
@@ -156,7 +156,7 @@ def test_without_redis_the_keeper_link_throttles_moves_and_reads_keep_answering(
 def test_every_use_of_the_shared_cache_goes_through_the_module_that_survives_its_loss() -> None:
     root = Path(__file__).resolve().parents[1]
     # the module itself, and the settings that name its backend
-    allowed = {root / "scarney_site" / "shared_cache.py", root / "scarney_site" / "settings.py"}
+    allowed = {root / "games" / "store" / "shared_cache.py", root / "scarney_site" / "settings.py"}
     direct = re.compile(r"django\.core\.cache\b|\bcaches\[|from redis import|import redis\b")
     users = sorted(
         str(path.relative_to(root))

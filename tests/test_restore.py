@@ -152,7 +152,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
         pg("pg_restore", "--no-owner", "-d", database, str(copy))
         code = (
             "from django.contrib.auth import get_user_model;"
-            "from scarney_site.access.models import ApiToken;"
+            "from games.access.models import ApiToken;"
             "u = get_user_model().objects.create_user('director', is_staff=True);"
             "print(ApiToken.objects.issue(u)[1])"
         )

@@ -49,7 +49,7 @@ class refusals:  # noqa: N801  (used as a statement: ``with refusals(request):``
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> bool:
-        refused = None if error is None else refusal_of(error)
+        refused = refusal_of(error) if isinstance(error, Exception) else None
         if refused is None:
             return False
         messages.error(self.request, f"{self.prefix}{refused.sentence}")

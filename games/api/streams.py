@@ -1,4 +1,5 @@
-"""REST API of games and matches (API.md). Views parse, call a service, and shape the answer."""
+"""REST API of games, and what every stream's view shares (API.md): matches' own views are in
+games/api/matches.py. Views parse, call a service, and shape the answer."""
 
 from __future__ import annotations
 
@@ -15,22 +16,19 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api import request_bodies as bodies
-from games.api.answer_cache import cached
 from games.api.http.conditional import conditional, etag_of
 from games.api.http.pagination import CheckedCursorPagination
-from games.api.http.query import QueryChecked, bad_value, filter_values, filtered
-from games.api.http.renderers import BrowsableAPIRenderer, JsonTextRenderer
-from games.api.schema import answers
+from games.api.http.query import QueryChecked, bad_value, filtered
+from games.api.schema import play_answers
 from games.api.schema.openapi import filter_parameters
 from games.play import analysis, appending, pot, services
 from games.play.permissions import is_recorder
-from games.play.representation import event_json, game_json, game_status, match_json
+from games.play.representation import event_json, game_json, game_status
 from games.store import folding, journal
-from games.store.models import Match, Stream
+from games.store.models import Stream
 from scoring import selectors
-from scoring.filters import GameFilter, MatchFilter
-from scoring.history import match_list
-from scoring.models import GameSummary, MatchStanding
+from scoring.filters import GameFilter
+from scoring.models import GameSummary
 
 AT_VERSION = OpenApiParameter(
     "at_version", {"type": "integer", "minimum": 1}, description="State as of version N."
@@ -122,7 +120,7 @@ class StreamView(APIView):
         super().permission_denied(request, message, code)
 
 
-def _at_version(request: Request, stream: Stream) -> int | None:
+def at_version(request: Request, stream: Stream) -> int | None:
     raw = request.query_params.get("at_version")
     if raw is None:
         return None
@@ -191,7 +189,7 @@ class GameList(QueryChecked, StreamView):
     query_names = PAGE_PARAMS
     filterset_class = GameFilter
 
-    @extend_schema(request=bodies.GameCreate, responses={201: answers.GameAnswer})
+    @extend_schema(request=bodies.GameCreate, responses={201: play_answers.GameAnswer})
     def post(self, request: Request) -> Response:
         """Create a game; the server records its first event, ``game.started``."""
         body = bodies.GameCreate(data=request.data)
@@ -211,7 +209,7 @@ class GameList(QueryChecked, StreamView):
     @extend_schema(
         operation_id="v1_games_list",
         parameters=[*filter_parameters(GameFilter), CURSOR, LIMIT],
-        responses={200: answers.GamePage},
+        responses={200: play_answers.GamePage},
     )
     def get(self, request: Request) -> Response:
         """Finished public games and those you record in, newest first."""
@@ -247,11 +245,11 @@ def stream_etag(stream: Stream, *more: Any) -> str:
 class GameDetail(QueryChecked, StreamView):
     query_names = ("at_version",)
 
-    @extend_schema(parameters=[AT_VERSION], responses={200: answers.GameAnswer})
+    @extend_schema(parameters=[AT_VERSION], responses={200: play_answers.GameAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         """The game's current state, or its state as of ``at_version``."""
         stream = self.get_stream(pk)
-        at = _at_version(request, stream)
+        at = at_version(request, stream)
         return conditional(
             request,
             stream_etag(stream, at),
@@ -262,7 +260,7 @@ class GameDetail(QueryChecked, StreamView):
 class GameEvents(QueryChecked, StreamView):
     query_names = PAGE_PARAMS
 
-    @extend_schema(parameters=[CURSOR, EVENTS_LIMIT], responses={200: answers.EventPage})
+    @extend_schema(parameters=[CURSOR, EVENTS_LIMIT], responses={200: play_answers.EventPage})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         """The stream in version order."""
         stream = self.get_stream(pk)
@@ -276,7 +274,7 @@ class GameEvents(QueryChecked, StreamView):
 
     @extend_schema(
         request=bodies.EventCreate,
-        responses={201: answers.RecordedAnswer, 200: answers.RecordedAnswer},
+        responses={201: play_answers.RecordedAnswer, 200: play_answers.RecordedAnswer},
     )
     def post(self, request: Request, pk: uuid.UUID) -> Response:
         """Record what happened at the table (idempotent by the client's event id)."""
@@ -295,7 +293,7 @@ class GameEvents(QueryChecked, StreamView):
 
 
 class GameAnalysis(QueryChecked, StreamView):
-    @extend_schema(responses={200: answers.AnalysisAnswer})
+    @extend_schema(responses={200: play_answers.AnalysisAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         """Best total reachable from here, a line reaching it, and the best from the start."""
         stream = self.get_stream(pk)
@@ -303,7 +301,7 @@ class GameAnalysis(QueryChecked, StreamView):
 
 
 class GamePot(QueryChecked, StreamView):
-    @extend_schema(responses={200: answers.PotLedger})
+    @extend_schema(responses={200: play_answers.PotLedger})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         """The pot's balance, each seat's net, and every chip movement with its event."""
         stream = self.get_stream(pk)
@@ -342,102 +340,3 @@ class StreamKeeper(QueryChecked, StreamView):
         stream = self.get_stream(pk)
         answer = services.keepers_change(stream_id=stream.pk, remove=[username], user=request.user)
         return Response(answer)
-
-
-class MatchKeepers(StreamKeepers):
-    category = Stream.Category.MATCH
-
-
-class MatchKeeper(StreamKeeper):
-    category = Stream.Category.MATCH
-
-
-class MatchList(QueryChecked, StreamView):
-    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
-    renderer_classes = [JsonTextRenderer, BrowsableAPIRenderer]
-    category = Stream.Category.MATCH
-    query_names = PAGE_PARAMS
-    filterset_class = MatchFilter
-
-    @extend_schema(request=bodies.MatchCreate, responses={201: answers.MatchAnswer})
-    def post(self, request: Request) -> Response:
-        """Create a match; ``entry`` is ``live`` (games recorded move by move) or ``sheet``."""
-        body = bodies.MatchCreate(data=request.data)
-        body.is_valid(raise_exception=True)
-        values = body.validated_data
-        match = services.match_start(
-            format=values["format"],
-            players=values["players"],
-            teams=values["teams"],
-            ruleset=values["ruleset"],
-            entry=values["entry"],
-            user=request.user,
-        )
-        return Response(_match_answer(match.stream), status=status.HTTP_201_CREATED)
-
-    @extend_schema(
-        operation_id="v1_matches_list",
-        parameters=[*filter_parameters(MatchFilter), CURSOR, LIMIT],
-        responses={200: answers.MatchPage},
-    )
-    def get(self, request: Request) -> Response:
-        """Finished public matches and those you record in, newest first."""
-        paginator = NewestCursor()
-        # The page's keys (each row's id, version and time), then its body as kept for them
-        # (games.api.answer_cache) or its rows by a prepared statement, their JSON passed through.
-        # The keys by one prepared statement, the filters' values read by the FilterSet (built
-        # only when a filter is given: the list as most read has none).
-        given = any(name in request.query_params for name in MatchFilter.base_filters)
-        values = filter_values(MatchFilter, request, MatchStanding) if given else {}
-        keyed: Any = match_list.VisibleStandings(request.user, filters=values)
-        keys = paginator.paginate_queryset(keyed, request, view=self) or []
-        links = (paginator.get_next_link(), paginator.get_previous_link())
-        return cached(request, (keys, links), lambda: _standings_page(paginator, keys))
-
-
-def _standings_page(paginator: NewestCursor, keys: list[dict[str, Any]]) -> tuple[Response, bool]:
-    """The page of ``keys``, and whether it may be kept under them (not if a row is newer)."""
-    rows, current = match_list.rows_of(keys)
-    return paginator.get_paginated_response([_standing_json(row) for row in rows]), current
-
-
-def _standing_json(row: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "id": str(row["match_id"]),
-        "format": row["format"],
-        "status": row["status"],
-        "standing": row["standing"],
-        "winner": row["winner"],
-        "rating": row["rating"],
-        "warnings": row["warnings"],
-        "updated_at": row["updated_at"],
-    }
-
-
-def _match_answer(stream: Stream, folded: folding.Folded | None = None) -> dict[str, Any]:
-    match = Match.objects.select_related("stream").get(pk=stream.pk)
-    folded = folded or folding.load(stream)
-    return match_json(match, folded, folding.settlement(stream.pk, folded))
-
-
-class MatchDetail(QueryChecked, StreamView):
-    category = Stream.Category.MATCH
-    query_names = ("at_version",)
-
-    @extend_schema(parameters=[AT_VERSION], responses={200: answers.MatchAnswer})
-    def get(self, request: Request, pk: uuid.UUID) -> Response:
-        """The match: its games, standing, winner and settlement (as of ``at_version``)."""
-        stream = self.get_stream(pk)
-        at = _at_version(request, stream)
-        return conditional(
-            request,
-            stream_etag(stream, at),
-            lambda: Response(_match_answer(stream, folding.load(stream, at))),
-        )
-
-
-class MatchEvents(GameEvents):
-    category = Stream.Category.MATCH
-
-    def stream_json(self, pk: uuid.UUID, recorded: appending.Recorded) -> dict[str, Any]:
-        return _match_answer(Stream.objects.get(pk=pk), recorded.folded)

@@ -1,6 +1,6 @@
 """A user's own API tokens (API.md "Ratings, player exports, tokens"): make one (its secret shown
 once), list them (never a secret), revoke one at once. Views parse and answer; the services
-(scarney_site/access/services.py) check who."""
+(games/access/services.py) check who."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.access import services
+from games.access.models import ApiToken
 from games.api.http.query import QueryChecked, read_time
 from games.api.request_bodies import Closed
 from games.api.schema.answers import Text
-from scarney_site.access import services
-from scarney_site.access.models import ApiToken
 
 # The largest id a token can have (a bigint): a longer number names none (404), and is never
 # sent to the database, which would refuse it.

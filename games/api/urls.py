@@ -5,7 +5,8 @@ The recording routes come first: they take most requests, and URLs are tried in 
 
 from django.urls import path
 
-from games.api import players, reads, reports, streams, tokens, webhooks
+from games.api import matches, players, reports, streams, tokens, webhooks
+from games.api.reads import exports, history, ratings
 from games.api.tournaments import directing
 from games.api.tournaments import reads as tournament_reads
 
@@ -21,15 +22,15 @@ urlpatterns = [
         streams.StreamKeeper.as_view(),
         name="game-keeper",
     ),
-    path("matches/", streams.MatchList.as_view(), name="match-list"),
-    path("matches/<uuid:pk>/keepers/", streams.MatchKeepers.as_view(), name="match-keepers"),
+    path("matches/", matches.MatchList.as_view(), name="match-list"),
+    path("matches/<uuid:pk>/keepers/", matches.MatchKeepers.as_view(), name="match-keepers"),
     path(
         "matches/<uuid:pk>/keepers/<str:username>/",
-        streams.MatchKeeper.as_view(),
+        matches.MatchKeeper.as_view(),
         name="match-keeper",
     ),
-    path("matches/<uuid:pk>/", streams.MatchDetail.as_view(), name="match-detail"),
-    path("matches/<uuid:pk>/events/", streams.MatchEvents.as_view(), name="match-events"),
+    path("matches/<uuid:pk>/", matches.MatchDetail.as_view(), name="match-detail"),
+    path("matches/<uuid:pk>/events/", matches.MatchEvents.as_view(), name="match-events"),
     path("players/", players.PlayerList.as_view(), name="player-list"),
     path("players/<int:pk>/", players.PlayerDetail.as_view(), name="player-detail"),
     path("players/<int:pk>/merge/", players.PlayerMerge.as_view(), name="player-merge"),
@@ -80,28 +81,28 @@ urlpatterns = [
         name="tournament-events",
     ),
     # The read side: the feed, histories, exports, statistics.
-    path("events/", reads.EventFeed.as_view(), name="event-feed"),
-    path("events.ndjson", reads.EventFeedNdjson.as_view(), name="event-feed-ndjson"),
-    path("players/<int:pk>/history/", reads.PlayerHistory.as_view(), name="player-history"),
-    path("matches/<uuid:pk>/history/", reads.MatchHistory.as_view(), name="match-history"),
+    path("events/", history.EventFeed.as_view(), name="event-feed"),
+    path("events.ndjson", history.EventFeedNdjson.as_view(), name="event-feed-ndjson"),
+    path("players/<int:pk>/history/", history.PlayerHistory.as_view(), name="player-history"),
+    path("matches/<uuid:pk>/history/", history.MatchHistory.as_view(), name="match-history"),
     path(
         "matches/<uuid:pk>/events.ndjson",
-        reads.MatchEventsNdjson.as_view(),
+        exports.MatchEventsNdjson.as_view(),
         name="match-events-ndjson",
     ),
     path(
         "tournaments/<uuid:pk>/events.ndjson",
-        reads.TournamentEventsNdjson.as_view(),
+        exports.TournamentEventsNdjson.as_view(),
         name="tournament-events-ndjson",
     ),
-    path("matches/history.csv", reads.MatchHistoryCsv.as_view(), name="match-history-csv"),
-    path("players/<int:pk>/plays.json", reads.PlayerPlays.as_view(), name="player-plays"),
-    path("players/<int:pk>/stats/", reads.PlayerStats.as_view(), name="player-stats"),
-    path("players/<int:pk>/ratings/", reads.PlayerRatings.as_view(), name="player-ratings"),
-    path("ratings/<str:kind>/", reads.Leaderboard.as_view(), name="leaderboard"),
+    path("matches/history.csv", exports.MatchHistoryCsv.as_view(), name="match-history-csv"),
+    path("players/<int:pk>/plays.json", exports.PlayerPlays.as_view(), name="player-plays"),
+    path("players/<int:pk>/stats/", exports.PlayerStats.as_view(), name="player-stats"),
+    path("players/<int:pk>/ratings/", ratings.PlayerRatings.as_view(), name="player-ratings"),
+    path("ratings/<str:kind>/", ratings.Leaderboard.as_view(), name="leaderboard"),
     path(
         "players/<int:pk>/games.ndjson",
-        reads.PlayerGamesNdjson.as_view(),
+        exports.PlayerGamesNdjson.as_view(),
         name="player-games-ndjson",
     ),
     # Printed documents (scoring/documents/reports.py): stored renderings, 202 while one renders.

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games.demo import evening, sample_tables
-from games.play import services
+from games.play import register, services
 from games.rules.scarney_board.solve.solitaire import best_line
 from games.store import folding
 from games.store.models import Game, Stream
@@ -77,7 +77,7 @@ def load() -> dict[str, Any]:
     """Create the demo club; returns what was made (ids) for the command to print."""
     user = get_user_model().objects.create_superuser(DEMO_USER, "", DEMO_PASSWORD)
     for name in PLAYERS:
-        services.player_named(name)
+        register.player_named(name)
     match = services.match_start(format="scarney-solitaire", players=[{"name": "Ann"}], user=user)
     rng = random.Random(1933)
     for _ in range(5):

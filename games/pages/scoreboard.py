@@ -8,7 +8,7 @@ from a backup, the same versions may be reached again by other events. Only when
 changed is the tournament folded and the board drawn again, from the read models (MatchStanding,
 GameSummary) and the tournament API's builders.
 
-The tag's figures are kept in the shared cache (scarney_site.shared_cache: Redis where it is
+The tag's figures are kept in the shared cache (games.store.shared_cache: Redis where it is
 configured) for TAG_TTL_S, so 100 screens of one room ask PostgreSQL a few times a second in all
 instead of 100 times: a poll that finds the figures cached touches no database. A move shows on
 the screens at worst one poll interval (1 s) plus TAG_TTL_S plus one render later, within the 2 s
@@ -25,10 +25,9 @@ from typing import Any
 from django.db import connection
 
 from games.pages import sheet_presenting
-from games.store import folding
+from games.store import folding, shared_cache
 from games.store.models import Game, Match, Stream, Tournament
 from games.tournaments.shapes import round_json, standings_json, tournament_json
-from scarney_site import shared_cache
 from scoring import selectors
 from scoring.models import GameSummary, MatchStanding
 

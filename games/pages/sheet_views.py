@@ -26,7 +26,7 @@ from games.play.permissions import is_recorder
 from games.play.refusals import REFUSED, refusal_of
 from games.play.representation import match_json
 from games.rules.events import GAME_SCORED
-from games.store import folding
+from games.store import folding, shared_cache
 from games.store.journal import VersionConflict
 from games.store.models import Match, Stream, Tournament
 from games.tournaments.shapes import (
@@ -35,7 +35,6 @@ from games.tournaments.shapes import (
     standings_json,
     tournament_json,
 )
-from scarney_site import shared_cache
 from scoring import selectors
 from scoring.documents.reports import match_history
 

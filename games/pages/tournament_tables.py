@@ -9,7 +9,7 @@ the code up, so 40 bits cannot be walked through from one address. Every code is
 it is looked up, in one atomic step, and a code that was issued gives its count back: guesses
 sent at once cannot all read the count before any of them adds to it, so at most
 ``WRONG_CODES_ALLOWED`` wrong codes are ever looked up. The count is shared by the processes in
-Redis, and kept by each process while Redis cannot be reached (scarney_site.shared_cache).
+Redis, and kept by each process while Redis cannot be reached (games.store.shared_cache).
 """
 
 from __future__ import annotations
@@ -27,10 +27,9 @@ from rest_framework.throttling import BaseThrottle
 from games.play import permissions, services
 from games.play.refusals import REFUSED, refusal_of
 from games.rules.events import RESULT_CONFIRMED
-from games.store import folding
+from games.store import folding, shared_cache
 from games.store.models import Game, Match, Stream
 from games.tournaments import keepers
-from scarney_site import shared_cache
 
 WRONG_CODES_ALLOWED = 30  # a club's phones may share one address: room for typos
 WRONG_CODES_WINDOW = 600  # seconds

@@ -1,12 +1,16 @@
-"""The one append of the locked path: fold, insert, snapshot, project, react.
+"""The one append: fold, insert, snapshot, project, react.
 
-Every service that writes (games, matches, the register, tournaments) appends through
-:func:`append`, holding the stream's lock. The event is folded onto the snapshot through the pure
-rule engine (its refusals pass through unchanged), inserted by the journal, and the stream's
-snapshot and status move with it. Then come the effects of play itself (a finished game reports
-to its match, a complete match registers its close), and the reactions registered by other
-contexts (webhooks, the read models), in that order: every path takes match locks before the
-player locks of the projections.
+Every service that writes (games, matches, the register, tournaments, a client's move) appends
+through :func:`append`. Given a locked stream, it takes the locked path. Given a stream's id (a
+client's event, nothing locked yet), it first tries the fast path (games.store.fast_append: the
+same steps in one statement, on PostgreSQL, for a game's legal move) and, where that writes
+nothing, hands over to the caller's locked path, which checks under the lock and appends here.
+
+The event is folded onto the snapshot through the pure rule engine (its refusals pass through
+unchanged), inserted by the journal, and the stream's snapshot and status move with it. Then
+come the effects of play itself (a finished game reports to its match, a complete match
+registers its close), and the reactions registered by other contexts (webhooks, the read
+models), in that order: every path takes match locks before the player locks of the projections.
 """
 
 from __future__ import annotations
@@ -16,10 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 
+from games.play import permissions
 from games.rules.base import Move, ReportsToMatch, step
 from games.rules.errors import IllegalEvent
-from games.rules.events import GAME_FINISHED, SERVICE_ONLY, UNDO
+from games.rules.events import GAME_FINISHED, GAME_SCORED, RESULT_CONFIRMED, SERVICE_ONLY, UNDO
 from games.store import fast_append, folding, journal, outbox, reactions
 from games.store.canonical import canonical
 from games.store.models import Outbox, Stream
@@ -47,17 +53,30 @@ class Recorded:
 
 
 def append(
-    stream: Stream,
+    stream: Stream | uuid.UUID,
     event_id: uuid.UUID,
     type: str,
     data: dict[str, Any],
     meta: dict[str, Any],
     folded: folding.Folded | None = None,
+    *,
+    expected_version: int | None = None,
+    user: Any = None,
+    category: str | None = None,
 ) -> Recorded:
-    """Fold, insert, snapshot, project, and register side effects; the caller holds the lock.
+    """Fold, insert, snapshot, project, and register side effects.
 
-    ``meta`` is :func:`recorded_meta`'s; ``folded``, when the caller has loaded the stream
-    already, saves a second load."""
+    ``stream`` locked by the caller (a service's own event): the locked path. ``meta`` is
+    :func:`recorded_meta`'s; ``folded``, when the caller has loaded the stream already, saves a
+    second load.
+
+    ``stream`` an id (a client's event, checked by ``services.event_record``; ``category``, when
+    given, the kind of stream he addressed): a game's move goes by the fast path's one statement
+    at ``expected_version``, which tests ``user``'s right to record; what it does not write takes
+    the locked path, where ``user``'s right and the stream's checks are made and a refusal says
+    why. A retry of a recorded event gets its first answer."""
+    if not isinstance(stream, Stream):
+        return _client_event(stream, event_id, type, data, meta, expected_version, user, category)
     if type in SERVICE_ONLY:
         data = canonical(data)  # the service's own events (a client's are canonical already)
     after = _fold_next(stream, folded, type, data)
@@ -160,3 +179,146 @@ def user_or_none(user: Any) -> Any:
 def recorded_meta(user: Any, client_meta: dict[str, Any]) -> dict[str, Any]:
     """The client's meta (checked by ``events.check_meta``) and who recorded the event."""
     return {"recorded_by": getattr(user_or_none(user), "pk", None), **client_meta}
+
+
+# --- a client's event --------------------------------------------------------------------------
+
+
+def _client_event(
+    stream_id: uuid.UUID,
+    event_id: uuid.UUID,
+    type: str,
+    data: dict[str, Any],
+    meta: dict[str, Any],
+    expected_version: int | None,
+    user: Any,
+    category: str | None,
+) -> Recorded:
+    try:
+        if category in (None, Stream.Category.GAME):
+            # The fast statement tests the right to record itself (no query of its own); a move
+            # it does not write is checked on the locked path, where a refusal says why.
+            recorder = permissions.recorder_to_test(user)
+            fast = fast_append.try_append(
+                stream_id, event_id, type, data, expected_version, meta, recorder
+            )
+            if fast is not None:
+                return Recorded(fast[0], fast[1], created=True, status=fast[2])
+        permissions.check_may_record(user, stream_id, category)
+        return _locked(stream_id, event_id, type, data, expected_version, meta, category, user)
+    except journal.EventIdReused:
+        # Another request took the id first; it is a retry only if it carried the same event.
+        original = _replay_of(event_id, stream_id, type, data)
+        if original is None:
+            raise
+        return original
+
+
+@transaction.atomic
+def _locked(
+    stream_id: uuid.UUID,
+    event_id: uuid.UUID,
+    type: str,
+    data: dict[str, Any],
+    expected_version: int | None,
+    meta: dict[str, Any],
+    category: str | None,
+    user: Any,
+) -> Recorded:
+    stream = journal.lock_stream(stream_id)
+    if category is not None and stream.category != category:
+        raise Stream.DoesNotExist(f"There is no {category} {stream_id}.")
+    if expected_version != stream.version:
+        # A retry of a recorded event comes without a version or with the one it first had;
+        # it gets its original answer, not a refusal from a state that has moved on.
+        original = _replay_of(event_id, stream_id, type, data)
+        if original is not None:
+            return original
+        if expected_version is not None:
+            raise journal.VersionConflict(stream.version)
+    _check_client_type(stream, type)
+    check_not_abandoned(stream)
+    if type == UNDO and stream.status != Stream.Status.IN_PROGRESS:
+        _check_reopen(user, data)
+    if type == RESULT_CONFIRMED:
+        return _confirmed(stream, event_id, data, meta, user)
+    return append(stream, event_id, type, data, meta, None)
+
+
+def _confirmed(
+    stream: Stream, event_id: uuid.UUID, data: dict[str, Any], meta: dict[str, Any], user: Any
+) -> Recorded:
+    """A tournament table's result agreed by a seat (any of the table's recorders, at the
+    table) or confirmed by a director; the tournament counts it in this same transaction."""
+    if stream.category != Stream.Category.MATCH or not stream.match.tournament_id:
+        raise IllegalEvent(
+            "result.not_a_table",
+            "Only the result of a tournament table's match is confirmed.",
+        )
+    if ("seat" in data) == bool(data.get("director")):
+        raise IllegalEvent(
+            "result.bad_confirmation",
+            'A confirmation names one seat, {"seat": 1}, or is a director\'s, {"director": true}.',
+        )
+    if data.get("director"):
+        permissions.check_director(user)
+    recorded = append(stream, event_id, RESULT_CONFIRMED, data, meta, None)
+    reactions.publish(
+        reactions.RESULT_CONFIRMED,
+        stream=stream,
+        folded=recorded.folded,
+        event=recorded.event,
+        data=data,
+        user=user,
+    )
+    return recorded
+
+
+def check_not_abandoned(stream: Stream) -> None:
+    if stream.status == Stream.Status.ABANDONED:
+        raise IllegalEvent(
+            "match.abandoned",
+            "This match was set aside when its tournament round was paired again: "
+            "record in the round's new match.",
+        )
+
+
+def _check_reopen(user: Any, data: dict[str, Any]) -> None:
+    """Taking back the move that ended a game or match reopens it: a director's act, explained."""
+    permissions.check_may_reopen(user)
+    reason = data.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        raise IllegalEvent(
+            "undo.reason_required",
+            'Reopening a finished game or match needs a reason: send {"reason": "..."}.',
+        )
+
+
+def _replay_of(
+    event_id: uuid.UUID, stream_id: uuid.UUID, type: str, data: dict[str, Any]
+) -> Recorded | None:
+    """The original outcome if ``event_id`` was recorded with the same body; raise if not."""
+    row = journal.find(event_id)
+    if row is None:
+        return None
+    event = journal.read(row)
+    if event.stream_id != stream_id or event.type != type or event.data != data:
+        raise journal.EventIdReused(event_id)
+    stream = Stream.objects.get(pk=stream_id)
+    folded = folding.load(stream, at_version=event.version)
+    status = stream.status if event.version == stream.version else status_of(folded, "")
+    return Recorded(event, folded, created=False, status=status)
+
+
+def _check_client_type(stream: Stream, type: str) -> None:
+    if type in SERVICE_ONLY:
+        raise IllegalEvent("event.reserved_type", f"{type} is recorded by the service itself.")
+    # Other match events (a first-player draw, say) are the format's to accept or refuse.
+    if (
+        stream.category == Stream.Category.MATCH
+        and type == GAME_SCORED
+        and (stream.match.entry != "sheet")
+    ):
+        raise IllegalEvent(
+            "match.live_entry", "This match is recorded live: its games carry the moves."
+        )

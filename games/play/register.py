@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from games.play import appending, permissions
 from games.rules.errors import BadSetup
@@ -108,3 +108,71 @@ def _append(type: str, data: dict[str, Any], user: Any, meta: dict[str, Any] | N
     if stream.version == 0:
         appending.append(stream, uuid.uuid4(), REGISTER_OPENED, {}, stored, None)
     appending.append(stream, uuid.uuid4(), type, data, stored, None)
+
+
+# --- a seat's player: found, or registered by his name --------------------------------------
+
+
+def player_resolve(spec: Any, *, user: Any = None) -> Player:
+    """A seat spec ``{"player": id}``, ``{"member_number": "..."}`` or ``{"name": "..."}``.
+
+    A name matching no player creates one; a name shared by several is ``player.ambiguous``.
+    A merged record resolves to the one it was merged into. A member number is ``user``'s to
+    give only if he is a director or that member (``permission.member_number``).
+    """
+    if not isinstance(spec, dict):
+        raise BadSetup("seat.bad_spec", "Each seat must be an object with a player or a name.")
+    if spec.get("player") is not None:
+        player_id = _int_or_none(spec["player"])
+        player = None if player_id is None else Player.objects.filter(pk=player_id).first()
+        if player is None:
+            raise BadSetup("seat.unknown_player", f"There is no player {spec['player']!r}.")
+        return _unmerged(player)
+    if spec.get("member_number") is not None:
+        number = str(spec["member_number"])
+        permissions.check_may_seat_by_member_number(user, number)
+        player = Player.objects.filter(member_number=number).first()
+        if player is None:
+            raise BadSetup("seat.unknown_member", f"There is no member number {number!r}.")
+        return _unmerged(player)
+    name = spec.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > 100:
+        raise BadSetup(
+            "seat.bad_name", "A seat needs a player id or a name of 1 to 100 characters."
+        )
+    return player_named(name.strip())
+
+
+def player_named(name: str) -> Player:
+    """The one player called ``name``, a new one if there is none.
+
+    Two racing seats of a new name must not make two players: the name's advisory lock orders
+    them (PostgreSQL; SQLite writes one at a time anyway).
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"player:{name}"])
+    found = list(Player.objects.filter(name=name, merged_into=None).order_by("pk")[:3])
+    if len(found) > 1:
+        raise BadSetup(
+            "player.ambiguous",
+            f"More than one player is called {name!r}: name the player by id or member "
+            "number (GET /api/v1/players/?q=...).",
+            # Ids only: a member number is the directors' and its player's (docs/API.md)
+            candidates=[{"player": p.pk, "name": p.name} for p in found],
+        )
+    if found:
+        return found[0]
+    player = Player.objects.create(name=name)
+    recorded(player, None)
+    return player
+
+
+def _unmerged(player: Player) -> Player:
+    while player.merged_into_id is not None:
+        player = Player.objects.get(pk=player.merged_into_id)
+    return player
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

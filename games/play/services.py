@@ -1,10 +1,9 @@
-"""Write-side services: start a game or a match, record an event. One transaction each.
+"""Write-side services: start a game or a match, close a match, name keepers, record a client's
+event. One transaction each.
 
-The locked path of every append: lock the stream row, check the expected version, fold the
-event onto the snapshot through the pure rule engine, insert it, update the inline projections,
-register side effects in the outbox. The rule engine's refusals pass through unchanged. On
-PostgreSQL a legal move of a game first tries games.store.fast_append, the same steps in one
-statement.
+Every event is appended by the one append (games.play.appending.append): a service's own with
+the stream locked; a client's, once checked here, by its stream's id, where the fast path's one
+statement writes a game's legal move (on PostgreSQL) and the locked path anything else.
 """
 
 from __future__ import annotations
@@ -14,92 +13,23 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import transaction
 
-from games.play import appending, permissions, register
+from games.play import appending, permissions
+from games.play.register import player_resolve
 from games.rules import registry
 from games.rules.base import make_ruleset, ruleset_as_dict
 from games.rules.errors import BadSetup, IllegalEvent, RuleError
 from games.rules.events import (
-    GAME_SCORED,
     GAME_STARTED,
     MATCH_RATED,
     MATCH_SETTLED,
     MATCH_STARTED,
-    RESULT_CONFIRMED,
     SERVICE_ONLY,
-    UNDO,
 )
-from games.store import event_types, fast_append, folding, journal, outbox, reactions
+from games.store import event_types, folding, journal, outbox, reactions
 from games.store.canonical import BadValue, canonical
 from games.store.models import Game, GameSeat, Match, MatchSeat, Player, Stream
-
-# --- players -----------------------------------------------------------------------------------
-
-
-def player_resolve(spec: Any, *, user: Any = None) -> Player:
-    """A seat spec ``{"player": id}``, ``{"member_number": "..."}`` or ``{"name": "..."}``.
-
-    A name matching no player creates one; a name shared by several is ``player.ambiguous``.
-    A merged record resolves to the one it was merged into. A member number is ``user``'s to
-    give only if he is a director or that member (``permission.member_number``).
-    """
-    if not isinstance(spec, dict):
-        raise BadSetup("seat.bad_spec", "Each seat must be an object with a player or a name.")
-    if spec.get("player") is not None:
-        player_id = _int_or_none(spec["player"])
-        player = None if player_id is None else Player.objects.filter(pk=player_id).first()
-        if player is None:
-            raise BadSetup("seat.unknown_player", f"There is no player {spec['player']!r}.")
-        return _unmerged(player)
-    if spec.get("member_number") is not None:
-        number = str(spec["member_number"])
-        permissions.check_may_seat_by_member_number(user, number)
-        player = Player.objects.filter(member_number=number).first()
-        if player is None:
-            raise BadSetup("seat.unknown_member", f"There is no member number {number!r}.")
-        return _unmerged(player)
-    name = spec.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name) > 100:
-        raise BadSetup(
-            "seat.bad_name", "A seat needs a player id or a name of 1 to 100 characters."
-        )
-    return player_named(name.strip())
-
-
-def player_named(name: str) -> Player:
-    """The one player called ``name``, a new one if there is none.
-
-    Two racing seats of a new name must not make two players: the name's advisory lock orders
-    them (PostgreSQL; SQLite writes one at a time anyway).
-    """
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"player:{name}"])
-    found = list(Player.objects.filter(name=name, merged_into=None).order_by("pk")[:3])
-    if len(found) > 1:
-        raise BadSetup(
-            "player.ambiguous",
-            f"More than one player is called {name!r}: name the player by id or member "
-            "number (GET /api/v1/players/?q=...).",
-            # Ids only: a member number is the directors' and its player's (docs/API.md)
-            candidates=[{"player": p.pk, "name": p.name} for p in found],
-        )
-    if found:
-        return found[0]
-    player = Player.objects.create(name=name)
-    register.recorded(player, None)
-    return player
-
-
-def _unmerged(player: Player) -> Player:
-    while player.merged_into_id is not None:
-        player = Player.objects.get(pk=player.merged_into_id)
-    return player
-
-
-def _int_or_none(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _seats_header(
@@ -132,7 +62,7 @@ def game_start(
     rules = registry.get(kind)
     match, number, roles = _match_slot(match_id, kind) if match_id else (None, None, {})
     if match is not None:
-        _check_not_abandoned(match.stream)
+        appending.check_not_abandoned(match.stream)
     players = [player_resolve(spec, user=user) for spec in (seats or [])]
     # A match's games seat its players as the match names them, under its house rules (the
     # game's own overrides on top).
@@ -438,24 +368,17 @@ def event_record(
         # A stranger learns no more than that he may not write here.
         permissions.check_may_record(user, stream_id, category)
         raise
-    try:
-        if category in (None, Stream.Category.GAME):
-            # The fast statement tests the right to record itself (no query of its own); a move
-            # it does not write is checked below, where a refusal says why.
-            recorder = permissions.recorder_to_test(user)
-            fast = fast_append.try_append(
-                stream_id, event_id, type, data, expected_version, meta, recorder
-            )
-            if fast is not None:
-                return appending.Recorded(fast[0], fast[1], created=True, status=fast[2])
-        permissions.check_may_record(user, stream_id, category)
-        return _record(stream_id, event_id, type, data, expected_version, meta, category, user)
-    except journal.EventIdReused:
-        # Another request took the id first; it is a retry only if it carried the same event.
-        original = _replay_of(event_id, stream_id, type, data)
-        if original is None:
-            raise
-        return original
+
+    return appending.append(
+        stream_id,
+        event_id,
+        type,
+        data,
+        meta,
+        expected_version=expected_version,
+        user=user,
+        category=category,
+    )
 
 
 def _checked_event(
@@ -471,113 +394,3 @@ def _checked_event(
         event_types.check_data(type, data)
     data = event_types.normalise(type, data)
     return data, appending.recorded_meta(user, event_types.check_meta(canonical(meta or {})))
-
-
-@transaction.atomic
-def _record(
-    stream_id: uuid.UUID,
-    event_id: uuid.UUID,
-    type: str,
-    data: dict[str, Any],
-    expected_version: int | None,
-    meta: dict[str, Any],
-    category: str | None,
-    user: Any,
-) -> appending.Recorded:
-    stream = journal.lock_stream(stream_id)
-    if category is not None and stream.category != category:
-        raise Stream.DoesNotExist(f"There is no {category} {stream_id}.")
-    if expected_version != stream.version:
-        # A retry of a recorded event comes without a version or with the one it first had;
-        # it gets its original answer, not a refusal from a state that has moved on.
-        original = _replay_of(event_id, stream_id, type, data)
-        if original is not None:
-            return original
-        if expected_version is not None:
-            raise journal.VersionConflict(stream.version)
-    _check_client_type(stream, type)
-    _check_not_abandoned(stream)
-    if type == UNDO and stream.status != Stream.Status.IN_PROGRESS:
-        _check_reopen(user, data)
-    if type == RESULT_CONFIRMED:
-        return _confirmed(stream, event_id, data, meta, user)
-    return appending.append(stream, event_id, type, data, meta, None)
-
-
-def _confirmed(
-    stream: Stream, event_id: uuid.UUID, data: dict[str, Any], meta: dict[str, Any], user: Any
-) -> appending.Recorded:
-    """A tournament table's result agreed by a seat (any of the table's recorders, at the
-    table) or confirmed by a director; the tournament counts it in this same transaction."""
-    if stream.category != Stream.Category.MATCH or not stream.match.tournament_id:
-        raise IllegalEvent(
-            "result.not_a_table",
-            "Only the result of a tournament table's match is confirmed.",
-        )
-    if ("seat" in data) == bool(data.get("director")):
-        raise IllegalEvent(
-            "result.bad_confirmation",
-            'A confirmation names one seat, {"seat": 1}, or is a director\'s, {"director": true}.',
-        )
-    if data.get("director"):
-        permissions.check_director(user)
-    recorded = appending.append(stream, event_id, RESULT_CONFIRMED, data, meta, None)
-    reactions.publish(
-        reactions.RESULT_CONFIRMED,
-        stream=stream,
-        folded=recorded.folded,
-        event=recorded.event,
-        data=data,
-        user=user,
-    )
-    return recorded
-
-
-def _check_not_abandoned(stream: Stream) -> None:
-    if stream.status == Stream.Status.ABANDONED:
-        raise IllegalEvent(
-            "match.abandoned",
-            "This match was set aside when its tournament round was paired again: "
-            "record in the round's new match.",
-        )
-
-
-def _check_reopen(user: Any, data: dict[str, Any]) -> None:
-    """Taking back the move that ended a game or match reopens it: a director's act, explained."""
-    permissions.check_may_reopen(user)
-    reason = data.get("reason")
-    if not isinstance(reason, str) or not reason.strip():
-        raise IllegalEvent(
-            "undo.reason_required",
-            'Reopening a finished game or match needs a reason: send {"reason": "..."}.',
-        )
-
-
-def _replay_of(
-    event_id: uuid.UUID, stream_id: uuid.UUID, type: str, data: dict[str, Any]
-) -> appending.Recorded | None:
-    """The original outcome if ``event_id`` was recorded with the same body; raise if not."""
-    row = journal.find(event_id)
-    if row is None:
-        return None
-    event = journal.read(row)
-    if event.stream_id != stream_id or event.type != type or event.data != data:
-        raise journal.EventIdReused(event_id)
-    stream = Stream.objects.get(pk=stream_id)
-    folded = folding.load(stream, at_version=event.version)
-    status = stream.status if event.version == stream.version else appending.status_of(folded, "")
-    return appending.Recorded(event, folded, created=False, status=status)
-
-
-def _check_client_type(stream: Stream, type: str) -> None:
-    if type in SERVICE_ONLY:
-        raise IllegalEvent("event.reserved_type", f"{type} is recorded by the service itself.")
-    # Other match events (a first-player draw, say) are the format's to accept or refuse.
-    if (
-        stream.category == Stream.Category.MATCH
-        and type == GAME_SCORED
-        and (stream.match.entry != "sheet")
-    ):
-        raise IllegalEvent(
-            "match.live_entry", "This match is recorded live: its games carry the moves."
-        )

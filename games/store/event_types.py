@@ -171,11 +171,8 @@ def _service_shapes() -> dict[str, Record]:
             "The match's settlement, as its format computes it (RULES.md 0.8).",
             optional=("payments", "nets", "left_in_pot", "pot_left", "game_points", "winners"),
             payments=ListOf(
-                record(
-                    "One payment.",
-                    **{"from": SEAT, "to": SEAT},
-                    points=POINTS,
-                ),
+                # ``from`` is a Python word: the fields are given as a mapping.
+                Record({"from": SEAT, "to": SEAT, "points": POINTS}, frozenset(), "One payment."),
                 1000,
             ),
             nets=ListOf(Number(), 64, doc="each seat's net, in seat order"),

@@ -13,6 +13,9 @@ that is down costs the request nothing (the row waits for beat's relay). Without
 ``OUTBOX_RELAY_EVERY`` seconds relays what is due as beat would: no task (a webhook's POST) runs
 inside a request, and retries come without beat. ``OUTBOX_INLINE`` (the suite) runs an eager
 task in the committing thread instead.
+
+The store sends through the Celery app it is handed at ``ready()`` (:func:`sender_register`,
+by the site's app config): it never imports the site, which sits above everything.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connections, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
@@ -35,6 +39,25 @@ from games.store.models import Outbox
 log = logging.getLogger(__name__)
 
 QUIET_AFTER_FAILURE = 5.0  # seconds the publisher leaves rows to beat after a failed send
+
+_senders: list[Any] = []  # the Celery app, handed at ready()
+
+
+def sender_register(app: Any) -> None:
+    """Send through ``app`` (a Celery app: ``send_task``, ``tasks``, ``conf``) from now on."""
+    _senders[:] = [app]
+
+
+def sender() -> Any:
+    """The Celery app the outbox sends through; refused loudly if none was handed over."""
+    if not _senders:
+        raise ImproperlyConfigured("no Celery app registered with the outbox (its app config)")
+    return _senders[0]
+
+
+def eager() -> bool:
+    """Whether tasks run in this process (no broker): ``task_always_eager``."""
+    return bool(sender().conf.task_always_eager)
 
 
 def register(task: str, args: list[Any], key: str) -> None:
@@ -58,8 +81,7 @@ def mark_done(key: str) -> None:
 
 def relay(row_id: int) -> bool:
     """Send one row if it is due; False (and the row due at once again) if the broker refused."""
-    from scarney_site.celery import app
-
+    app = sender()
     now = timezone.now()
     # Claim the row: one sender, and the send time is written before the send.
     claimed = _due(now).filter(pk=row_id).update(dispatched_at=now, attempts=F("attempts") + 1)
@@ -105,16 +127,10 @@ def _due(now: datetime) -> QuerySet[Outbox]:
 
 
 def _after_commit(row_id: int) -> None:
-    if _eager() and getattr(settings, "OUTBOX_INLINE", False):
+    if eager() and getattr(settings, "OUTBOX_INLINE", False):
         relay(row_id)
     else:
         publisher.submit(row_id)
-
-
-def _eager() -> bool:
-    from scarney_site.celery import app
-
-    return bool(app.conf.task_always_eager)
 
 
 class Publisher:
@@ -176,7 +192,7 @@ class Publisher:
     def _tick(self) -> float | None:
         """Without a broker nor beat, how long to wait before relaying what is due; else None
         (beat relays)."""
-        if not _eager() or getattr(settings, "OUTBOX_INLINE", False):
+        if not eager() or getattr(settings, "OUTBOX_INLINE", False):
             return None
         return float(getattr(settings, "OUTBOX_RELAY_EVERY", 15))
 

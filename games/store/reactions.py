@@ -39,11 +39,11 @@ RESULT_CONFIRMED = "result.confirmed"
 REBUILT = "read_models.rebuilt"
 PUBLICATION = "tournament.publication"
 
-_subscribers: dict[str, list[Callable[..., None]]] = {}
+_subscribers: dict[str, list[Callable[..., object]]] = {}
 _answers: dict[str, list[Callable[..., Any]]] = {}
 
 
-def subscribe(topic: str, handler: Callable[..., None]) -> None:
+def subscribe(topic: str, handler: Callable[..., object]) -> None:
     """Call ``handler(**facts)`` on every ``publish(topic, ...)``; registering twice is once."""
     handlers = _subscribers.setdefault(topic, [])
     if handler not in handlers:

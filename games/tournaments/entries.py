@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games.play import permissions, register, services
+from games.play import permissions, register
 from games.rules.errors import BadSetup, IllegalEvent
 from games.store import folding
 from games.store.models import (
@@ -59,13 +59,13 @@ def _entrant(spec: Any, state: ts.TournamentState, user: Any) -> Player:
     already (a second Pat tonight is not the first one entered twice). ``"new": true`` enters a
     new player of that name."""
     if not isinstance(spec, dict) or spec.get("name") is None or spec.get("player") is not None:
-        return services.player_resolve(spec, user=user)
+        return register.player_resolve(spec, user=user)
     if spec.get("member_number") is not None:
-        return services.player_resolve(spec, user=user)
+        return register.player_resolve(spec, user=user)
     name = spec["name"].strip() if isinstance(spec["name"], str) else spec["name"]
     if spec.get("new") is True:
         return register.player_register(name=name, user=user)
-    player = services.player_resolve({"name": name}, user=user)
+    player = register.player_resolve({"name": name}, user=user)
     if any(e.player == player.pk for e in state.entries):
         raise BadSetup(
             "player.ambiguous",

@@ -104,8 +104,9 @@ def play_hidden(user: Any, stream: Stream) -> bool:
     tournament_id = stream.in_tournament_id
     if tournament_id is None:
         return False
-    if Stream.in_tournament.is_cached(stream):
-        published = stream.in_tournament.published
+    cached = stream.in_tournament if Stream.in_tournament.is_cached(stream) else None
+    if cached is not None:
+        published = cached.published
     else:
         rows = Tournament.objects.filter(pk=tournament_id).values_list("published", flat=True)
         published = bool(rows.first())

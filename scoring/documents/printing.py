@@ -245,9 +245,7 @@ def open_stored(name: str) -> File[Any] | None:
 
 def eager() -> bool:
     """Whether tasks run in this process (no broker): then a reader renders what he asks for."""
-    from scarney_site.celery import app
-
-    return bool(app.conf.task_always_eager)
+    return outbox.eager()
 
 
 def render_key(spec: str) -> str:

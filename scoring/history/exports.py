@@ -3,7 +3,7 @@ as NDJSON, a player's finished games with their events, the match list as CSV, a
 plays in the shape play-logging apps import.
 
 The export shapes are built here from the read models (and, for the NDJSON, the stored events
-as the event list shows them); the views in games/api/reads.py parse, check and stream them.
+as the event list shows them); the views in games/api/reads/exports.py parse, check and stream them.
 """
 
 from __future__ import annotations

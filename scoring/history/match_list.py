@@ -21,7 +21,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games.store import journal
-from scoring.history import timeline
+from scoring.history import json_columns
 from scoring.models import MatchStanding
 from scoring.selectors import visible_sql
 
@@ -158,7 +158,7 @@ def _key(row: tuple[Any, ...]) -> dict[str, Any]:
     return {
         "match_id": _uuid(match_id),
         "version": version,
-        "updated_at": timeline.aware(updated_at),
+        "updated_at": json_columns.aware(updated_at),
         "head": head,
     }
 
@@ -174,10 +174,10 @@ def _row(row: tuple[Any, ...]) -> dict[str, Any]:
         "match_id": _uuid(match_id),
         "format": format,
         "status": status,
-        "standing": timeline.json_value(standing),
-        "winner": timeline.json_value(winner),
+        "standing": json_columns.json_value(standing),
+        "winner": json_columns.json_value(winner),
         "rating": rating,
-        "warnings": timeline.json_value(warnings),
-        "updated_at": timeline.aware(updated_at),
+        "warnings": json_columns.json_value(warnings),
+        "updated_at": json_columns.aware(updated_at),
         "version": version,
     }

@@ -14,7 +14,7 @@ import binascii
 import json
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -72,7 +72,8 @@ def _points_seen(player_id: int, user: Any) -> list[tuple[str, Any, int, int]]:
 
 def _aware(at: Any) -> datetime:
     """A raw row's time as the ORM gives it: SQLite hands back text, without a zone."""
-    when = parse_datetime(at) if isinstance(at, str) else at
+    # A stored time always parses: the column is never null.
+    when = cast(datetime, parse_datetime(at) if isinstance(at, str) else at)
     return when if timezone.is_aware(when) else timezone.make_aware(when, UTC)
 
 

@@ -235,7 +235,7 @@ def test_the_feed_is_the_directors(db: Any) -> None:
     # a member would read every game in progress, private play and member number through it
     from django.contrib.auth import get_user_model
 
-    from scarney_site.access.models import ApiToken
+    from games.access.models import ApiToken
 
     member = get_user_model().objects.create_user(username="member", password="secret-pass-1")
     client = APIClient()

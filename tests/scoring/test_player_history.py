@@ -23,7 +23,7 @@ from games.play import services
 from games.store.models import GameSeat, Match, Player, Stream, Tournament
 from scoring import selectors
 from scoring.filters import MatchFilter
-from scoring.history import match_list
+from scoring.history import json_columns, match_list
 from scoring.history import timeline as histories
 from scoring.models import GameSummary, MatchStanding
 from tests.play import play_out
@@ -197,7 +197,7 @@ def test_the_page_and_its_tag_agree_with_the_querysets() -> None:
             while True:
                 page = histories.reader_history(fay, query, reader)
                 expected = histories.player_history(fay, query, games, matches)
-                assert histories.decoded(page) == expected, (name, params)
+                assert json_columns.decoded(page) == expected, (name, params)
                 if page["next"] is None:
                     break
                 query = histories.read_query({**params, "cursor": page["next"]})
@@ -247,19 +247,19 @@ def test_json_text_is_written_in_as_the_renderer_writes_the_values() -> None:
         r'{"name": "a \"quoted\" name"}',  # escapes: decoded
         '{"name": "Zoë"}',  # non-ASCII: decoded
     ]
-    values = [histories.json_value(text) for text in texts]
-    assert [type(value) is histories.JsonText for value in values] == [1, 1, 0, 0, 0]
+    values = [json_columns.json_value(text) for text in texts]
+    assert [type(value) is json_columns.JsonText for value in values] == [1, 1, 0, 0, 0]
     data = {"results": [{"games": value, "name": "\u0000json"} for value in values], "next": None}
-    plain = JSONRenderer().render(histories.decoded(data))
+    plain = JSONRenderer().render(json_columns.decoded(data))
     assert JsonTextRenderer().render(data) == plain
     assert json.loads(plain)["results"][0]["games"]["b"][2] == {"c": "x, y: z"}
     # a value that renders as the mark itself: every value is decoded, same bytes
     marked = {**data, "next": JsonTextRenderer.MARK}
-    assert JsonTextRenderer().render(marked) == JSONRenderer().render(histories.decoded(marked))
+    assert JsonTextRenderer().render(marked) == JSONRenderer().render(json_columns.decoded(marked))
     # indented (the browsable API's view of the JSON): decoded
     context = {"indent": 4}
     assert JsonTextRenderer().render(data, "application/json", context) == JSONRenderer().render(
-        histories.decoded(data), "application/json", context
+        json_columns.decoded(data), "application/json", context
     )
 
 
@@ -285,7 +285,7 @@ def test_the_unfiltered_match_list_agrees_with_the_queryset_page_by_page() -> No
                 expected_paginator = NewestCursor()
                 rows = selectors.match_rows(reader).values(*_LISTED)
                 expected = expected_paginator.paginate_queryset(rows, request)
-                assert histories.decoded(page) == expected, (name, params)
+                assert json_columns.decoded(page) == expected, (name, params)
                 links = (paginator.get_next_link(), paginator.get_previous_link())
                 assert links == (
                     expected_paginator.get_next_link(),

@@ -1,5 +1,5 @@
 """Passwords cannot be guessed at speed: every login form counts failures per account and per
-address (scarney_site/access/logins.py), answers a locked login with its own page, 429 and
+address (games/access/logins.py), answers a locked login with its own page, 429 and
 Retry-After, and logs each failure, lock and refusal. API tokens are untouched."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
-from scarney_site.access.logins import client_address
-from scarney_site.access.models import ApiToken
+from games.access.logins import client_address
+from games.access.models import ApiToken
 
 pytestmark = pytest.mark.django_db
 

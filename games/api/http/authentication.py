@@ -20,9 +20,9 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 
+from games.access.models import ApiToken, digest_of
 from games.play import permissions
 from games.store import journal
-from scarney_site.access.models import ApiToken, digest_of
 
 READ_ONLY_TOKEN = "permission.read_only_token"
 

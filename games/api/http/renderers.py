@@ -23,7 +23,7 @@ import orjson
 from rest_framework import renderers
 from rest_framework.utils.encoders import JSONEncoder
 
-from scoring.history.timeline import JsonText, decoded
+from scoring.history.json_columns import JsonText, decoded
 
 # Datetimes and dataclasses go to DRF's encoder (orjson would write its own forms of them).
 _OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS

@@ -3,7 +3,7 @@ requests. Over the rate: 429 ``request.throttled`` with ``Retry-After`` (seconds
 
 Each rate (``"N/s"``, ``"N/m"``, ``"N/h"``, ``"N/d"``; settings THROTTLE_TOKEN_RATE and
 THROTTLE_ADDRESS_RATE, see README) is counted in fixed windows of its period, one counter per
-token or address and window in the shared cache (scarney_site.shared_cache): Redis when REDIS_URL
+token or address and window in the shared cache (games.store.shared_cache): Redis when REDIS_URL
 is set (one count for every process; an atomic increment per request), a per-process memory
 otherwise. DRF's own throttles keep a list of every request's time in the cache and rewrite it on
 each request, which costs more the higher the rate. The rates are read from
@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
-from scarney_site import shared_cache
+from games.store import shared_cache
 
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 

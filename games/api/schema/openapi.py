@@ -72,7 +72,7 @@ DIRECTORS_ONLY = {
     ),
     "403": ("Not a director", "`permission.director_only`"),
 }
-# A user's own tokens (scarney_site/access/services.py): a login, and his own token (404 else);
+# A user's own tokens (games/access/services.py): a login, and his own token (404 else);
 # a table code's browser is no account, and keeps none.
 TOKENS_LOGIN = {
     "401": (

@@ -10,12 +10,10 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.api.schema.answers import (
-    STREAM_STATUSES,
+from games.api.schema.answers import STREAM_STATUSES, OpenObject, Points
+from games.api.schema.play_answers import (
     EventAnswer,
     MatchGame,
-    OpenObject,
-    Points,
     ScoreAnswer,
     SeatAnswer,
     Settlement,

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils import timezone
 
-from scarney_site.access.models import ApiToken
+from games.access.models import ApiToken
 
 
 class Command(BaseCommand):

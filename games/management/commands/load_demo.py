@@ -5,8 +5,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from games.access.models import ApiToken
 from games.demo import loading
-from scarney_site.access.models import ApiToken
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scarney_site.access.models import ApiToken
+from games.access.models import ApiToken
 
 
 class Command(BaseCommand):

@@ -19,7 +19,7 @@ from games.tournaments.core import state as ts
 from games.tournaments.core.rounds import planned_rounds
 from games.tournaments.shapes import standings_json
 from scoring import selectors
-from scoring.history import stats, timeline
+from scoring.history import json_columns, stats, timeline
 from scoring.ratings import reading as ratings
 
 RECENT = 20  # games and matches listed, newest first
@@ -59,7 +59,7 @@ def recent_play(player: Player, user: Any) -> list[dict[str, Any]]:
     """His latest matches and games outside matches, newest first (his history's first page)."""
     query = timeline.Query(kind=None, since=None, until=None, after=None, limit=RECENT)
     page = timeline.reader_history(player, query, user)
-    rows: list[dict[str, Any]] = timeline.decoded(page["results"])
+    rows: list[dict[str, Any]] = json_columns.decoded(page["results"])
     return rows
 
 

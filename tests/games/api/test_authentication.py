@@ -17,8 +17,8 @@ from django.utils import timezone
 from rest_framework.request import Request
 from rest_framework.test import APIClient, APIRequestFactory
 
+from games.access.models import ApiToken
 from games.api.http.authentication import HashedTokenAuthentication
-from scarney_site.access.models import ApiToken
 
 pytestmark = pytest.mark.django_db
 

@@ -49,7 +49,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection
 
-from scarney_site.access.models import ApiToken
+from games.access.models import ApiToken
 from tests.api_seed import Seeded, seed
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -14,8 +14,8 @@ from django.core.cache import cache
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from scarney_site import shared_cache
-from scarney_site.access.models import ApiToken
+from games.access.models import ApiToken
+from games.store import shared_cache
 
 pytestmark = pytest.mark.django_db
 

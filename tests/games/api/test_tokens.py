@@ -16,8 +16,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from rest_framework.test import APIClient
 
-from scarney_site.access import services
-from scarney_site.access.models import ApiToken, digest_of
+from games.access import services
+from games.access.models import ApiToken, digest_of
 from tests.games.tournaments.helpers import client_for, create, enter
 
 pytestmark = pytest.mark.django_db

@@ -353,13 +353,13 @@ def test_the_player_page_at_a_phone_and_a_desktop_is_accessible_and_shot(
 def test_a_namesakes_page_is_headed_with_his_label(db: Any) -> None:
     """Two Pats in one tournament: each one's page is headed as the standings show him."""
     director = get_user_model().objects.create_user(username="dora", password="pw", is_staff=True)
-    made = tournament_services.tournament_create(
+    made = creating.tournament_create(
         spec={"name": "Club night", "format": "high-low-scarney", "system": "swiss", "rounds": 1},
         user=director,
     )
     pats = [services_player("Pat", "M-1"), services_player("Pat", "M-2")]
     for pat in pats:
-        tournament_services.entry_add(tournament_id=made.pk, spec={"player": pat.pk}, user=director)
+        entering.entry_add(tournament_id=made.pk, spec={"player": pat.pk}, user=director)
     labels = folding.load(Stream.objects.get(pk=made.pk)).state.labels()
     assert sorted(labels[p.pk] for p in pats) == ["Pat (1)", "Pat (2)"]
     for pat in pats:

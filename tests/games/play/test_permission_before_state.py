@@ -26,12 +26,12 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, reverse
 from rest_framework.test import APIClient
 
+from games.access.models import ApiToken
 from games.api import urls as api_urls
 from games.pages import sheet_urls
 from games.pages import urls as page_urls
 from games.play import register
 from games.webhooks import services as webhooks
-from scarney_site.access.models import ApiToken
 
 pytestmark = pytest.mark.django_db
 

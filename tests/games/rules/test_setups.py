@@ -156,3 +156,23 @@ def test_the_engine_methods_a_family_shares_are_written_once(
 ) -> None:
     # the family's shared base writes them; the engine itself does not
     assert not set(shared) & set(vars(engine))
+
+
+@pytest.mark.parametrize("kind", ["tontine", "last-laugh", "courtship-rules", "manchester-truffle"])
+def test_a_stream_recorded_with_a_key_its_card_game_ignored_then_still_folds(kind: str) -> None:
+    # given a game.started header with a setup key the card games took and ignored before the
+    # shared check refused unknown keys at the start
+    from games.store.folding.engines import GameEngine
+
+    rules = registry.get(kind)
+    header = {"setup": {"zz": 1}, "ruleset": REQUIRED.get(kind, {}), "seats": [0] * seats_of(rules)}
+    # when the store folds it, then it starts as it was played: the unknown key left out
+    assert GameEngine(kind).start(header) == rules.initial_state(
+        {}, _ruleset(rules, kind), len(header["seats"])
+    )
+
+
+def _ruleset(rules: Any, kind: str) -> Any:
+    from games.rules.base import make_ruleset
+
+    return make_ruleset(rules.ruleset_type, REQUIRED.get(kind))

@@ -181,7 +181,7 @@ def test_a_head_left_stale_by_another_process_costs_no_locked_path(
     def locked_path(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("a stale head must not send the move to the locked path")
 
-    monkeypatch.setattr(services, "_record", locked_path)
+    monkeypatch.setattr(appending, "_locked", locked_path)
     third = next_move(game_id, rng)
     recorded = services.event_record(
         stream_id=game_id, event_id=uuid.uuid4(), type=third.type, data=dict(third.data)
@@ -204,7 +204,7 @@ def _no_locked_path(monkeypatch: Any) -> None:
     def locked_path(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("the move must not need the locked path")
 
-    monkeypatch.setattr(services, "_record", locked_path)
+    monkeypatch.setattr(appending, "_locked", locked_path)
 
 
 def test_a_head_behind_its_snapshot_is_folded_on_by_a_process_that_never_saw_it(
@@ -275,7 +275,7 @@ def test_a_snapshot_is_read_back_by_pickle_itself_for_every_family(family: str) 
         packed = folding.pack(folded, game_id)
         assert len(packed) <= len(own) + 32
         assert pickle.loads(packed[32:]) == (folded.header, folded.state)
-        back = folding._unpack(game_id, "game", folded.version, packed)
+        back = folding.unpack_bytes(game_id, "game", folded.version, packed)
         assert back is not None and back.state == folded.state
 
 

@@ -84,7 +84,7 @@ def test_every_kept_version_has_its_snapshot_whichever_path_wrote_it() -> None:
     assert [row.version for row in kept] == [journal.KEEP_EVERY, 2 * journal.KEEP_EVERY]
     stream = Stream.objects.get(pk=game_id)
     for row in kept:
-        unpacked = folding._unpack(game_id, "game", row.version, bytes(row.snapshot))
+        unpacked = folding.unpack_bytes(game_id, "game", row.version, bytes(row.snapshot))
         assert unpacked is not None
         assert unpacked.state == folding.refold(stream, upto=row.version).state
 

@@ -13,6 +13,7 @@ import pytest
 
 from games.play import appending, services
 from games.store import fast_append, folding, journal, shared_heads
+from games.store.journal import statement
 from games.store.models import Stream
 from tests.play import random_layout, record
 
@@ -39,7 +40,7 @@ class Statements:
 
     def __init__(self, monkeypatch: Any) -> None:
         self.appends = self.head_reads = 0
-        fetch, game_head = journal._fetch, journal.game_head
+        fetch, game_head = statement.fetch_row, journal.game_head
 
         def counted_fetch(sql: str, params: Any) -> Any:
             self.appends += "INSERT INTO games_event" in sql
@@ -49,7 +50,7 @@ class Statements:
             self.head_reads += 1
             return game_head(stream_id)
 
-        monkeypatch.setattr(journal, "_fetch", counted_fetch)
+        monkeypatch.setattr(statement, "fetch_row", counted_fetch)
         monkeypatch.setattr(journal, "game_head", counted_head)
 
 

@@ -37,6 +37,7 @@ from games.rules import registry
 from games.rules.base import Move
 from games.rules.scarney_board.board import CIRCLES, circle_name
 from games.store import fast_append, folding, journal
+from games.store.folding import snapshots
 from games.store.models import Checkpoint, Event, Player, Stream
 from tests.play import record
 
@@ -210,7 +211,7 @@ def test_a_snapshot_of_another_format_or_secret_key_is_ignored(
     play(game, 3)
     assert folding.unpack(stream(game)) is not None
 
-    monkeypatch.setattr(folding, "SNAPSHOT_FORMAT", folding.SNAPSHOT_FORMAT + 1)
+    monkeypatch.setattr(snapshots, "SNAPSHOT_FORMAT", folding.SNAPSHOT_FORMAT + 1)
     assert folding.unpack(stream(game)) is None
     monkeypatch.undo()
 

@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from scarney_site.access.models import ApiToken
+from games.access.models import ApiToken
 
 HL_WIN = [34, 0]  # a High-Low game won by the first seat: 34 (Appendix C.3); three win a match
 

@@ -164,7 +164,7 @@ def test_a_director_runs_an_evening_through_the_admin(
     # table 1's result, kept by kim, awaits its players: closing asks why
     asked = admin_client.post(url("close_round", tournament))
     assert asked.status_code == 200 and "is not confirmed" in asked.content.decode()
-    assert "/rounds/1/tables/1/confirm/\">1</a> is not confirmed" in asked.content.decode()
+    assert '/rounds/1/tables/1/confirm/">1</a> is not confirmed' in asked.content.decode()
     reason = {"reason": "the players left before confirming"}
     closed = admin_client.post(url("close_round", tournament), reason)
     assert said(closed) == ["Tuesday club evening: round 1 is closed."]

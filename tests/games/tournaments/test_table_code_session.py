@@ -17,10 +17,10 @@ from django.conf import settings
 from django.core.cache import cache
 from django.test import Client, override_settings
 
+from games.access.models import ApiToken
 from games.pages import tournament_tables
+from games.store import shared_cache
 from games.store.models import TableCode
-from scarney_site import shared_cache
-from scarney_site.access.models import ApiToken
 from tests.games.tournaments.helpers import HL_WIN, client_for, create, enter, pair
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]

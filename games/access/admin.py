@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.http import HttpRequest
 
-from scarney_site.access.models import ApiToken
+from games.access.models import ApiToken
 
 
 @admin.register(ApiToken)

@@ -1,4 +1,6 @@
-"""``manage.py seed_scale``: the scale bench's database (bench/scale.py), up to a million events.
+"""The scale bench's database (bench/scale.py), up to a million events: a command of the bench,
+run as ``python bench/seed_scale.py [--events N ...]`` on the DATABASE_URL it is given (it ships
+with no product module: nothing shipped reaches ``bench/``).
 
 Players, tournaments and template matches go through the services; the bulk of the matches are
 clones of the templates, COPYed with their own ids, players, times, hash chains and snapshots
@@ -9,21 +11,30 @@ refused unless ``--force``, which tops it up to the targets instead.
 
 from __future__ import annotations
 
-import random
 import sys
-import time
 from pathlib import Path
-from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connection
-from tqdm import tqdm
+_HERE = Path(__file__).resolve().parent
+if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
+    sys.path.pop(0)  # bench/http.py must not shadow the standard library's http package
+sys.path.insert(0, str(_HERE.parent))
 
-ROOT = Path(__file__).resolve().parents[3]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+import random  # noqa: E402
+import time  # noqa: E402
+from typing import Any  # noqa: E402
+
+from bench import _common  # noqa: E402
+
+_common.bench_env()
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.core.management.base import BaseCommand, CommandError, CommandParser  # noqa: E402
+from django.db import connection  # noqa: E402
+from tqdm import tqdm  # noqa: E402
 
 from bench import seeding  # noqa: E402
 
@@ -152,3 +163,7 @@ def _conninfo() -> str:
         f"host={s['HOST'] or 'localhost'} port={s['PORT'] or 5432} dbname={s['NAME']} "
         f"user={s['USER']}" + (f" password={s['PASSWORD']}" if s["PASSWORD"] else "")
     )
+
+
+if __name__ == "__main__":
+    Command().run_from_argv(["bench/seed_scale.py", "seed_scale", *sys.argv[1:]])

@@ -20,9 +20,9 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from games.access.models import ApiToken
 from games.play import permissions
 from games.rules.errors import IllegalEvent, StateConflict
-from scarney_site.access.models import ApiToken
 
 # Enough for every device and script a member runs; a runaway loop stops here, not at the disk.
 MAX_LIVE = 50
