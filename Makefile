@@ -28,8 +28,8 @@ run: $(STAMP)
 ## test: the house's own checks (lint, types: a few seconds), then the whole suite;
 ## deploy/test-machine first makes the machine ready (packages, services)
 test: $(STAMP)
-	$(MAKE) lint typecheck
 	bash deploy/test-machine
+	$(MAKE) lint typecheck
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
