@@ -16,6 +16,7 @@ MATCH_RATED = "match.rated"
 MATCH_SETTLED = "match.settled"
 TOURNAMENT_CREATED = "tournament.created"
 REGISTER_OPENED = "register.opened"
+SEASON_CREATED = "season.created"
 
 # Recorded at the table, in every game or in a family's games.
 UNDO = "move.undone"
@@ -41,5 +42,6 @@ SERVICE_ONLY = frozenset(
         MATCH_SETTLED,
         TOURNAMENT_CREATED,
         REGISTER_OPENED,
+        SEASON_CREATED,
     }
 )

@@ -58,6 +58,7 @@ from games.rules.shapes import (
     ruleset_shape,
 )
 from games.tournaments.core.events import EVENT_SHAPES as TOURNAMENT_SHAPES
+from games.tournaments.core.season.events import EVENT_SHAPES as SEASON_SHAPES
 
 __all__ = ["LARGEST_NUMBER", "EVENT_TYPES", "declared", "check_data", "check_meta"]
 
@@ -225,7 +226,7 @@ def _all_declared() -> dict[str, Record]:
     for format_name in registry.formats():
         for type_name, shape in registry.match_rules(format_name).events.items():
             found.setdefault(type_name, []).append(shape)
-    for type_name, shape in {**TOURNAMENT_SHAPES, **_service_shapes()}.items():
+    for type_name, shape in {**TOURNAMENT_SHAPES, **SEASON_SHAPES, **_service_shapes()}.items():
         found.setdefault(type_name, []).append(shape)
     return {name: merged(shapes) for name, shapes in sorted(found.items())}
 

@@ -19,6 +19,7 @@ from games.rules.events import (
     MATCH_STARTED,
     REGISTER_OPENED,
     RESULT_CONFIRMED,
+    SEASON_CREATED,
     TOURNAMENT_CREATED,
     UNDO,
 )
@@ -27,9 +28,10 @@ from games.store import journal
 from games.store.models import Stream
 from games.tournaments.core import fold as tournament_fold
 from games.tournaments.core import state as tournament_state
+from games.tournaments.core.season import state as season_state
 
 # The first event of a stream of each category.
-START_EVENTS = (GAME_STARTED, MATCH_STARTED, TOURNAMENT_CREATED, REGISTER_OPENED)
+START_EVENTS = (GAME_STARTED, MATCH_STARTED, TOURNAMENT_CREATED, REGISTER_OPENED, SEASON_CREATED)
 
 
 class GameEngine:
@@ -112,6 +114,25 @@ class TournamentEngine:
         return Stream.Status.FINISHED if over else Stream.Status.IN_PROGRESS
 
 
+class SeasonEngine:
+    """A season's stream: the pure fold of games.tournaments.core.season.state; open until
+    it is closed."""
+
+    category = Stream.Category.SEASON
+
+    def __init__(self, name: str = "") -> None:
+        self.rules = season_state
+
+    def start(self, header: dict[str, Any]) -> Any:
+        return season_state.start(header)
+
+    def apply(self, state: Any, move: Move) -> Any:
+        return season_state.apply(state, move)
+
+    def status(self, state: Any) -> str:
+        return Stream.Status.FINISHED if state.closed else Stream.Status.IN_PROGRESS
+
+
 class RegisterEngine:
     """The player register's stream: registrations and merges, checked by the service; its
     state is the merges recorded (``{player: into}``)."""
@@ -133,8 +154,8 @@ class RegisterEngine:
         return Stream.Status.IN_PROGRESS
 
 
-Engine = GameEngine | MatchEngine | TournamentEngine | RegisterEngine
-E = TypeVar("E", GameEngine, MatchEngine, TournamentEngine, RegisterEngine)
+Engine = GameEngine | MatchEngine | TournamentEngine | RegisterEngine | SeasonEngine
+E = TypeVar("E", GameEngine, MatchEngine, TournamentEngine, RegisterEngine, SeasonEngine)
 
 
 @dataclass(frozen=True)
@@ -223,6 +244,8 @@ def engine_for(category: str, header: dict[str, Any]) -> Engine:
         return _engine(TournamentEngine, "")
     if category == Stream.Category.REGISTER:
         return _engine(RegisterEngine, "")
+    if category == Stream.Category.SEASON:
+        return _engine(SeasonEngine, "")
     return _engine(GameEngine, header["kind"])
 
 

@@ -4,7 +4,13 @@ a tournament's rows, by purpose in the modules of this package; named here for e
 
 from games.store.models.events import Checkpoint, Event, ImmutableRowError, Outbox, PastSnapshot
 from games.store.models.streams import Game, GameSeat, Match, MatchSeat, Player, Stream
-from games.store.models.tournaments import TableCode, Tournament, TournamentEntry, TournamentTable
+from games.store.models.tournaments import (
+    Season,
+    TableCode,
+    Tournament,
+    TournamentEntry,
+    TournamentTable,
+)
 
 __all__ = [
     "Checkpoint",
@@ -17,6 +23,7 @@ __all__ = [
     "Outbox",
     "PastSnapshot",
     "Player",
+    "Season",
     "Stream",
     "TableCode",
     "Tournament",

@@ -47,6 +47,7 @@ class Stream(models.Model):
         MATCH = "match"
         TOURNAMENT = "tournament"
         REGISTER = "register"  # the player register: registrations and merges
+        SEASON = "season"  # a club's season: its evenings gathered
 
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress"

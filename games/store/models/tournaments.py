@@ -13,6 +13,39 @@ from django.db import models
 from games.store.models.streams import Match, Player, Stream
 
 
+class Season(models.Model):
+    """A club's season: a stream of its own (``season.created``, ``tournament.added`` ...).
+
+    This row, and each evening's ``Tournament.season``, are projections of that stream,
+    rewritten by the service after each of its events; the admin shows them, never edits them.
+    """
+
+    stream = models.OneToOneField(
+        Stream,
+        primary_key=True,
+        on_delete=models.PROTECT,
+        related_name="season",
+        verbose_name="event log",
+    )
+    name = models.CharField(max_length=200)
+    format = models.CharField(max_length=60, blank=True, default="", verbose_name="game")
+    best = models.PositiveIntegerField(null=True, blank=True, verbose_name="evenings counted")
+    points = models.JSONField(default=list, verbose_name="points by place")
+    published = models.BooleanField(default=True, verbose_name="public")
+    closed = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name="created")
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def id(self) -> uuid.UUID:
+        return self.stream_id
+
+
 class Tournament(models.Model):
     """A tournament or club evening: a stream of its own (``tournament.created`` ...).
 
@@ -34,6 +67,16 @@ class Tournament(models.Model):
     current_round = models.PositiveSmallIntegerField(default=0)
     published = models.BooleanField(default=True, verbose_name="public")
     created_at = models.DateTimeField(auto_now_add=True, verbose_name="created")
+    # The season it counts in, if any: a projection of the season's stream (an evening belongs
+    # to one season), rewritten by games.tournaments.seasons.
+    season = models.ForeignKey(
+        Season,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="evenings",
+        editable=False,
+    )
 
     class Meta:
         ordering = ["-created_at"]

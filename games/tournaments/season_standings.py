@@ -1,0 +1,248 @@
+"""A season's standings as its readers get them (API.md "Seasons"), and who may read a season.
+
+Each evening is read from its tournament's standings after its last complete round (its stream
+folded, from its snapshot), so a correction to it (a result adjusted, a table voided, a round
+paired again, a withdrawal) changes the season with its commit. A player merged into another
+counts as that one: his evenings count once, as one player's.
+
+The answer is kept per *fingerprint*: the season's head, each evening's head (its version with
+its hash: versions repeat after a restore from a backup) and the register's (merges), read in
+one statement. Any event of any of them changes the fingerprint, so a kept answer is never stale;
+an evening's places are kept the same way, so a correction to one evening reads that one again.
+An unpublished evening counts only for those who may read it (``reading.tournament_hidden``):
+for anyone else it is not in the season.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from django.db.models import Q
+from django.utils import timezone
+
+from games.play.permissions import is_director
+from games.play.register import REGISTER_ID
+from games.store import folding
+from games.store.models import Player, Season, Stream, Tournament
+from games.tournaments import reading
+from games.tournaments.core import rounds
+from games.tournaments.core.season import counting
+from games.tournaments.core.season import state as ss
+
+V = TypeVar("V")
+
+
+class _Kept(OrderedDict[Hashable, Any]):
+    """The last ``size`` values made, by key, shared by a process's threads."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+        self.lock = threading.Lock()
+
+    def get_or_make(self, key: Hashable, make: Any) -> Any:
+        with self.lock:
+            if key in self:
+                self.move_to_end(key)
+                return self[key]
+        made = make()
+        with self.lock:
+            self[key] = made
+            while len(self) > self.size:
+                self.popitem(last=False)
+        return made
+
+
+_ANSWERS = _Kept(64)
+_PLACES = _Kept(2048)
+
+
+# --- who reads a season -------------------------------------------------------------------------
+
+
+def season_readable(user: Any) -> Q:
+    """The seasons ``user`` may read: published ones; unpublished ones for their creator and
+    the directors."""
+    if user is None or not user.is_authenticated:
+        return Q(published=True)
+    if is_director(user):
+        return Q()
+    return Q(published=True) | Q(stream__created_by=user.pk)
+
+
+def season_hidden(user: Any, season: Season) -> bool:
+    if season.published or (user is not None and is_director(user)):
+        return False
+    created_by = Stream.objects.filter(pk=season.pk).values_list("created_by", flat=True).first()
+    return user is None or not user.is_authenticated or created_by != user.pk
+
+
+# --- the evenings -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EveningHead:
+    tournament: uuid.UUID
+    name: str
+    date: str
+    published: bool
+    version: int
+    head_hash: str
+
+
+def evening_heads(season: Season) -> list[EveningHead]:
+    """The season's evenings by date, each with its stream's head: one statement."""
+    rows = (
+        Tournament.objects.filter(season=season)
+        .order_by("created_at", "pk")
+        .values_list(
+            "pk", "name", "created_at", "published", "stream__version", "stream__head_hash"
+        )
+    )
+    return [
+        EveningHead(pk, name, timezone.localtime(at).date().isoformat(), published, version, head)
+        for pk, name, at, published, version, head in rows
+    ]
+
+
+def readable_evenings(user: Any, heads: list[EveningHead]) -> list[EveningHead]:
+    return [h for h in heads if not reading.tournament_hidden(user, h.tournament, h.published)]
+
+
+def _places(head: EveningHead) -> tuple[dict[int, int], int, dict[int, str]]:
+    """The evening's places after its last complete round, its field, and its players' names:
+    a player counts in it once he played a round there (a table or a bye)."""
+    stream = Stream.objects.get(pk=head.tournament)
+    state = folding.load(stream).state
+    done = state.last_complete
+    if done == 0:
+        return {}, 0, {}
+    table = rounds.standings_at(state, done)
+    played = [row for row in table.rows if row.played > 0 or row.points > 0]
+    names = {e.player: e.name for e in state.entries}
+    return {row.player: row.rank for row in played}, len(played), names
+
+
+def _evening(head: EveningHead, merges: dict[int, int]) -> tuple[counting.Evening, dict[int, str]]:
+    places, field, names = _PLACES.get_or_make(
+        (head.tournament, head.version, head.head_hash), lambda: _places(head)
+    )
+    merged: dict[int, int] = {}
+    for player, place in places.items():
+        into = _final(player, merges)
+        merged[into] = min(place, merged.get(into, place))  # two entries of one player: his best
+    evening = counting.Evening(str(head.tournament), head.name, head.date, merged, field)
+    return evening, names
+
+
+def _final(player: int, merges: dict[int, int]) -> int:
+    seen = {player}
+    while player in merges and merges[player] not in seen:
+        player = merges[player]
+        seen.add(player)
+    return player
+
+
+def _merges() -> dict[int, int]:
+    rows = Player.objects.filter(merged_into__isnull=False).values_list("pk", "merged_into")
+    return {player: into for player, into in rows if into is not None}
+
+
+def _register_head() -> tuple[int, str]:
+    found = Stream.objects.filter(pk=REGISTER_ID).values_list("version", "head_hash").first()
+    return found or (0, "")
+
+
+# --- the standings ------------------------------------------------------------------------------
+
+
+def fingerprint(season: Season, heads: list[EveningHead]) -> str:
+    """A digest of everything the standings show: any event of the season, of one of its
+    evenings or of the register changes it."""
+    stream = Stream.objects.filter(pk=season.pk).values_list("version", "head_hash").first()
+    parts = (
+        str(season.pk),
+        stream,
+        [(str(h.tournament), h.version, h.head_hash) for h in heads],
+        _register_head(),
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
+
+
+def standings_json(season: Season, user: Any) -> dict[str, Any]:
+    """The season's standings for ``user``: the evenings he may read. Shared: callers must
+    not change it."""
+    return standings_with_fingerprint(season, user)[1]
+
+
+def standings_with_fingerprint(season: Season, user: Any) -> tuple[str, dict[str, Any]]:
+    """``standings_json`` with its fingerprint (an ETag for the API and the page)."""
+    heads = readable_evenings(user, evening_heads(season))
+    key = fingerprint(season, heads)
+    answer: dict[str, Any] = _ANSWERS.get_or_make(key, lambda: _standings(season, heads))
+    return key, answer
+
+
+def _standings(season: Season, heads: list[EveningHead]) -> dict[str, Any]:
+    state: ss.SeasonState = folding.load(Stream.objects.get(pk=season.pk)).state
+    merges = _merges()
+    evenings, names = [], {}
+    for head in heads:
+        evening, evening_names = _evening(head, merges)
+        evenings.append(evening)
+        names.update(evening_names)
+    rows = counting.standings(evenings, state.points, state.best)
+    players = {p.pk: p.name for p in Player.objects.filter(pk__in=[row.player for row in rows])}
+    shown = {row.player: players.get(row.player) or names.get(row.player, "") for row in rows}
+    labels = _labels(shown)
+    return {
+        "season": str(season.pk),
+        "evenings": len(heads),
+        "counted_evenings": sum(1 for e in evenings if e.field),
+        "rows": [_row_json(row, shown, labels) for row in rows],
+        "explain": counting.explain(state.points, state.best, len(heads)),
+    }
+
+
+def _row_json(row: counting.Row, names: dict[int, str], labels: dict[int, str]) -> dict[str, Any]:
+    return {
+        "place": row.place,
+        "player": row.player,
+        "name": names[row.player],
+        "label": labels[row.player],
+        "points": row.points,
+        "evenings": row.evenings,
+        "counted": row.counted,
+        "won": row.won,
+        "points_all": row.all_points,
+        "results": [
+            {
+                "tournament": r.tournament,
+                "name": r.name,
+                "date": r.date,
+                "place": r.place,
+                "of": r.of,
+                "points": r.points,
+                "counted": r.counted,
+            }
+            for r in row.results
+        ],
+    }
+
+
+def _labels(names: dict[int, str]) -> dict[int, str]:
+    """Each row's label: the name, or for namesakes the name numbered by registration, "Pat (2)"."""
+    by_name: dict[str, list[int]] = {}
+    for player in sorted(names):
+        by_name.setdefault(names[player].casefold(), []).append(player)
+    labels = {}
+    for players in by_name.values():
+        for number, player in enumerate(players, start=1):
+            labels[player] = names[player] if len(players) == 1 else f"{names[player]} ({number})"
+    return labels
