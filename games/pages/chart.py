@@ -37,7 +37,7 @@ class Words:
     desc: str
     x_title: str
     y_title: str
-    point: Callable[[int, int, int], str]
+    point: Callable[[int, int, float], str]
     legend: bool = True
 
 
@@ -90,7 +90,7 @@ def rating_chart(
 
 def line_chart(
     names: list[str],
-    series: list[list[int]],
+    series: Sequence[Sequence[float]],
     numbers: list[int],
     low: int,
     high: int,
@@ -132,7 +132,7 @@ def line_chart(
 def _line(
     seat: int,
     name: str,
-    values: list[int],
+    values: Sequence[float],
     numbers: list[int],
     x_of: Any,
     y_of: Any,

@@ -8,7 +8,16 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from games.play.permissions import is_director
-from games.store.models import Game, Match, Stream, TableCode, Tournament, TournamentTable
+from games.store.models import (
+    Game,
+    Match,
+    Season,
+    Stream,
+    TableCode,
+    Tournament,
+    TournamentTable,
+)
+from games.tournaments.season_standings import season_readable
 from scoring import selectors
 from scoring.documents import labels
 from scoring.models import GameSummary
@@ -101,6 +110,12 @@ def open_scoreboards() -> list[dict[str, Any]]:
     """Running published tournaments: the scoreboards a visitor may watch."""
     rows = Tournament.objects.filter(published=True, status="running").order_by("-created_at")
     return [{"id": t.pk, "name": t.name, "round": t.current_round} for t in rows[:LISTED]]
+
+
+def current_seasons(user: Any) -> list[dict[str, Any]]:
+    """The seasons under way (not closed) that ``user`` may read, the latest made first."""
+    rows = Season.objects.filter(season_readable(user), closed=False).order_by("-created_at")
+    return [{"id": s.pk, "name": s.name} for s in rows[:LISTED]]
 
 
 def code_table(user: Any) -> Any:

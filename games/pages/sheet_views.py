@@ -29,6 +29,7 @@ from games.rules.events import GAME_SCORED
 from games.store import folding, shared_cache
 from games.store.journal import VersionConflict
 from games.store.models import Match, Stream, Tournament
+from games.tournaments import season_standings
 from games.tournaments.shapes import (
     round_json,
     settlement_json,
@@ -275,6 +276,7 @@ def tournament_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
         "standings": sheet_presenting.standings_table(standings, shown["tiebreaks"]),
         "linked": player_reading.listed_ids(request.user, [r["player"] for r in standings["rows"]]),
         "settlement": settlement_json(state),
+        "season": _season_of(request, tournament),
         "follow_tag": tag,
     }
     return following.followed(
@@ -282,10 +284,18 @@ def tournament_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     )
 
 
+def _season_of(request: HttpRequest, tournament: Tournament) -> dict[str, Any] | None:
+    """The season the evening counts in, when the reader may read it (its page opens)."""
+    season = tournament.season
+    if season is None or season_standings.season_hidden(request.user, season):
+        return None
+    return {"id": season.pk, "name": season.name}
+
+
 def _tournament(request: HttpRequest, pk: uuid.UUID) -> Tournament:
     """As the API: a published tournament for anyone, the others for their creator, keepers,
     linked entrants and the directors; one the reader may not read is not there (404)."""
-    tournament = get_object_or_404(Tournament.objects.select_related("stream"), pk=pk)
+    tournament = get_object_or_404(Tournament.objects.select_related("stream", "season"), pk=pk)
     if selectors.tournament_hidden(request.user, pk, tournament.published):
         raise Http404("There is no such tournament.")
     return tournament

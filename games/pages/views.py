@@ -57,6 +57,7 @@ def _home(request: HttpRequest, form: GameStartForm, status: int = 200) -> HttpR
         "today": queries.tournaments_today(request.user) if keeper else [],
         "boards": [] if keeper else queries.open_scoreboards(),
         "recent": queries.recent_results(),
+        "seasons": queries.current_seasons(request.user),
     }
     return render(request, "games/pages/home.html", context, status=status)
 

@@ -68,6 +68,12 @@ def tournament_tag(board_tag: str, user: Any) -> str:
     return _tag("tournament", 0, (board_tag, _reader(user)))
 
 
+def season_tag(fingerprint: str, user: Any) -> str:
+    """The tag of a season's page: its standings' fingerprint (the season's, its evenings' and
+    the register's heads, as this reader may read them) for ``user``."""
+    return _tag("season", 0, (fingerprint, _reader(user)))
+
+
 def _reader(user: Any) -> Any:
     return user.pk if user is not None and user.is_authenticated else None
 

@@ -158,3 +158,25 @@ def explain(scheme: str | Sequence[float], best: int | None, evenings: int) -> d
         "to it changes the season at once."
     )
     return {"points": points, "counted": counted, "ties": ties, "evenings": evening}
+
+
+def progress(
+    evenings: Sequence[Evening],
+    scheme: str | Sequence[float],
+    best: int | None,
+    players: Sequence[int],
+) -> dict[int, list[float]]:
+    """Each of ``players``' season points as counted after each evening (``evenings`` in the
+    season's order): his best ``best`` of the evenings so far, so an evening that pushes a weaker
+    one out adds only what it beats it by. For the chart of the leaders' season."""
+    so_far: dict[int, list[Fraction]] = {player: [] for player in players}
+    lines: dict[int, list[float]] = {player: [] for player in players}
+    for evening in evenings:
+        points = evening_points(evening, scheme)
+        for player in players:
+            if player in points:
+                so_far[player].append(points[player])
+            kept = sorted(so_far[player], reverse=True)
+            counted = kept if best is None else kept[:best]
+            lines[player].append(float(sum(counted, Fraction(0))))
+    return lines
