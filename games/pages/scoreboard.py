@@ -38,13 +38,13 @@ TAG_KEEP_S = 5
 def _tag_sql() -> str:
     """The tag's query: the tournament's row, and two sums over its current round's streams,
     of their versions and of their heads (``selectors.heads_sum``: after a restore from a
-    backup, versions are reached again by other events)."""
+    backup, versions are reached again by other events); and its season, which its page links."""
     stream, match, game = (m._meta.db_table for m in (Stream, Match, Game))
     tournament = Tournament._meta.db_table
     round_of = "m.tournament_id = t.stream_id AND m.round_number = t.current_round"
     heads = selectors.heads_sum("s.head_hash")
     return (
-        f"SELECT ts.version, t.current_round, t.published, ts.head_hash,"
+        f"SELECT ts.version, t.current_round, t.published, ts.head_hash, t.season_id,"
         f" (SELECT COALESCE(SUM(s.version), 0) FROM {match} m"
         f"  JOIN {stream} s ON s.id = m.stream_id WHERE {round_of}),"
         f" (SELECT {heads} FROM {match} m"

@@ -6,6 +6,7 @@ desktop's size."""
 from __future__ import annotations
 
 import re
+import time
 from contextlib import nullcontext
 from html import unescape
 from pathlib import Path
@@ -121,6 +122,26 @@ def test_the_tournament_page_and_the_home_page_link_the_season(season: dict[str,
     assert tournament.status_code == 200 and link in tournament.content.decode()
     home = Client().get("/")
     assert home.status_code == 200 and link in home.content.decode()
+
+
+def test_an_open_tournament_page_follows_its_evening_into_and_out_of_the_season(
+    season: dict[str, Any],
+) -> None:
+    # given a visitor's open page of an evening of the season, and its tag
+    page = f"/tournaments/{season['evenings'][0]}/"
+    link = f'href="/seasons/{season["season"].pk}/"'
+    first = Client().get(page, HTTP_IF_NONE_MATCH='W/"none"')  # a poll: answered with its tag
+    assert link in first.content.decode()
+    # when the evening leaves the season
+    seasons.tournament_remove(
+        season_id=season["season"].pk, tournament_id=season["evenings"][0], user=season["director"]
+    )
+    # then his next poll (the board's figures are kept half a second) is a new page, unlinked
+    deadline = time.monotonic() + 10
+    again = Client().get(page, HTTP_IF_NONE_MATCH=first["ETag"])
+    while again.status_code == 304 and time.monotonic() < deadline:
+        again = Client().get(page, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200 and link not in again.content.decode()
 
 
 def test_a_closed_season_is_not_listed_on_the_home_page(season: dict[str, Any]) -> None:
