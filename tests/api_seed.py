@@ -24,6 +24,7 @@ class Seeded:
     open_match: uuid.UUID
     player: int
     tournament: uuid.UUID
+    season: uuid.UUID
 
 
 def finished_game(name: str, seed: int, user: Any = None) -> uuid.UUID:
@@ -81,4 +82,13 @@ def seed(user: Any) -> Seeded:
 
     ann = Player.objects.get(name="Ann").pk
     cup = tournament(user, ["Dee", "Eve", "Fay", "Gus"])
-    return Seeded(game, live.pk, match, open_match, ann, cup)
+    return Seeded(game, live.pk, match, open_match, ann, cup, season(user, cup))
+
+
+def season(user: Any, evening: uuid.UUID) -> uuid.UUID:
+    """A season of the tournament's one evening."""
+    from games.tournaments import seasons
+
+    made = seasons.season_create(spec={"name": "Winter"}, user=user)
+    seasons.tournament_add(season_id=made.pk, tournament_id=evening, user=user)
+    return made.pk
