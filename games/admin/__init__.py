@@ -3,7 +3,7 @@ models' admin classes."""
 
 from django.contrib import admin
 
-from games.admin import players, readmodels, records, tournaments  # noqa: F401  (registers them)
+from games.admin import players, readmodels, records, seasons, tournaments  # noqa: F401  (registers them)
 
 # The club's names for the admin, in place of "Django administration".
 admin.site.site_header = "Scarney Scorekeeper: the director's desk"

@@ -1,5 +1,6 @@
 """The printed documents over HTTP: score sheets, a round's table cards, the standings, a player's
-evening slip (CSV, HTML, PDF), and the club's nightly reports (docs/API.md "Printed reports").
+evening slip (CSV, HTML, PDF), a season's standings (CSV, PDF), and the club's nightly reports
+(docs/API.md "Printed reports", "Seasons").
 
 A fresh stored rendering is answered as it is; otherwise the render is asked of a worker and the
 answer is 202 with ``Retry-After``: a page that reloads itself then, for a browser (one that
@@ -33,7 +34,8 @@ from rest_framework.views import APIView
 from games.api.http.query import QueryChecked
 from games.api.http.renderers import CsvRenderer, HtmlRenderer, JSONRenderer
 from games.api.streams import StreamView
-from games.store.models import Stream, Tournament
+from games.store.models import Season, Stream, Tournament
+from games.tournaments import season_standings
 from scoring import selectors
 from scoring.documents import printing
 
@@ -218,6 +220,24 @@ class PlayerSlip(TournamentDocument):
         self.check_tournament(request, pk)
         document = _or_404(printing.Slip, pk, player)
         return self.serve(request, document, rendering, f"slip-{player}")
+
+
+class SeasonStandings(DocumentMixin, APIView):
+    """A season's standings, read as the season is (``season_standings.season_hidden``): 404
+    for a reader who may not read it. The paper counts the published evenings only, whoever
+    reads it: one stored file serves all its readers."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=_responses("csv", "pdf"))
+    def get(self, request: Request, pk: uuid.UUID, rendering: str) -> HttpResponseBase:
+        """The season's standings, how they count, and each player's evenings (counted ones
+        marked), from its published evenings."""
+        season = Season.objects.filter(pk=pk).first()
+        if season is None or season_standings.season_hidden(request.user, season):
+            raise Http404
+        document = _or_404(printing.SeasonStandings, pk)
+        return self.serve(request, document, rendering, "season-standings")
 
 
 # --- the nightly report ------------------------------------------------------------------------

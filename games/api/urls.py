@@ -164,6 +164,15 @@ urlpatterns = [
             ),
         )
     ],
+    *[
+        path(
+            f"seasons/<uuid:pk>/standings.{fmt}",
+            reports.SeasonStandings.as_view(),
+            {"rendering": fmt},
+            name=f"season-standings-{fmt}",
+        )
+        for fmt in ("csv", "pdf")
+    ],
     path("reports/nightly/", reports.NightlyList.as_view(), name="nightly-reports"),
     # A user's own API tokens. Any segment is an id, so that a method it does not take is 405
     # whatever the id (as the webhooks').

@@ -1,10 +1,11 @@
 """Printed documents, rendered by Celery tasks and kept in Django's default storage.
 
-A document (a match's score sheet, a round's table cards, the standings, a player's slip) is
-named by a *spec* (``sheet:<match>``, ``cards:<tournament>:<round>``, ``standings:<tournament>``,
-``slip:<tournament>:<player>``) and stored once per *fingerprint*: a digest of what it shows
-(the match's version and status and its games' versions; the tournament's version and its
-matches'). A stored file whose fingerprint is the current one is fresh; any later event changes
+A document (a match's score sheet, a round's table cards, the standings, a player's slip, a
+season's standings) is named by a *spec* (``sheet:<match>``, ``cards:<tournament>:<round>``,
+``standings:<tournament>``, ``slip:<tournament>:<player>``, ``season:<season>``) and stored once
+per *fingerprint*: a digest of what it shows (the match's version and status and its games'
+versions; the tournament's version and its matches'; the season's head and its evenings').
+A stored file whose fingerprint is the current one is fresh; any later event changes
 the fingerprint, so a stale file is never served.
 
 Rendering goes through the outbox (``render:<spec>``, one row per document, armed again by each
@@ -27,10 +28,10 @@ from django.core.files.storage import default_storage
 from django.db import transaction
 
 from games.store import folding, outbox
-from games.store.models import Match, Stream, Tournament
+from games.store.models import Match, Season, Stream, Tournament
 from games.tournaments.core import state as ts
 from scoring import selectors
-from scoring.documents import nightly, reports, tournament_documents
+from scoring.documents import nightly, reports, season_documents, tournament_documents
 
 log = logging.getLogger(__name__)
 
@@ -158,6 +159,32 @@ class Slip(TournamentDocument):
         return tournament_documents.slip_html(self.tournament, self.state, self.player)
 
 
+class SeasonStandings(Document):
+    """A season's standings, printed for whoever may read the season: from its published
+    evenings only (``scoring.documents.season_documents``), so one stored file per
+    fingerprint is right for every one of its readers."""
+
+    formats = ("csv", "pdf")
+
+    def __init__(self, season_id: uuid.UUID) -> None:
+        try:
+            self.season = Season.objects.get(pk=season_id)
+        except Season.DoesNotExist:
+            raise UnknownDocument(f"season {season_id}") from None
+        self.spec = f"season:{season_id}"
+        self.title = "the season's standings"
+        self.folder = f"reports/seasons/{season_id}"
+        self.stem = "standings"
+
+    def fingerprint(self) -> str:
+        return _digest(season_documents.fingerprint(self.season))
+
+    def text(self, fmt: str) -> str:
+        if fmt == "csv":
+            return season_documents.standings_csv(self.season)
+        return season_documents.standings_html(self.season)
+
+
 def parse(spec: str) -> Document:
     """The document a spec names; UnknownDocument if there is none (any more)."""
     kind, _, rest = spec.partition(":")
@@ -171,6 +198,8 @@ def parse(spec: str) -> Document:
             return Standings(uuid.UUID(parts[0]))
         if kind == "slip":
             return Slip(uuid.UUID(parts[0]), int(parts[1]))
+        if kind == "season":
+            return SeasonStandings(uuid.UUID(parts[0]))
     except (ValueError, IndexError):
         pass
     raise UnknownDocument(spec)

@@ -89,7 +89,7 @@ _GAMES_AND_SCORES = """SELECT g.number, g.stream_id, s.scores FROM games_game g
 FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r")
 
 
-class _TextCells:
+class TextCells:
     """A CSV writer whose text cells a spreadsheet shows as typed: a name like ``=HYPERLINK(..)``
     (or a negative score, "-5 - 10") gets a leading single quote, which makes it text."""
 
@@ -192,7 +192,7 @@ def score_sheet_csv(history: dict[str, Any], head: dict[str, Any] | None = None)
     """The sheet as the books print it: one row a game, each seat "score - cumulative", under
     the heading's lines (event, date, table, venue) when ``head`` is given."""
     out = io.StringIO()
-    sheet = _TextCells(out)
+    sheet = TextCells(out)
     names = [p["name"] for p in history["players"]]
     if head is not None:
         _csv_heading(sheet, history, head)
@@ -223,7 +223,7 @@ def score_sheet_csv(history: dict[str, Any], head: dict[str, Any] | None = None)
     return out.getvalue()
 
 
-def _csv_heading(sheet: _TextCells, history: dict[str, Any], head: dict[str, Any]) -> None:
+def _csv_heading(sheet: TextCells, history: dict[str, Any], head: dict[str, Any]) -> None:
     event = head["event"] + (f", {head['place']}" if head["place"] else "")
     sheet.writerow(["Score sheet", head["title"]])
     sheet.writerow(["Event", event])

@@ -15,9 +15,10 @@ from django.urls import URLPattern, path, reverse
 
 from games.admin import documents
 from games.admin.base import ADMIN_META, ReadOnlyInline, events_link, form_page, refusals
-from games.admin.tournaments import confirming
+from games.admin.tournaments import confirming, season_steps
 from games.admin.tournaments.entering import EnteringPages
 from games.admin.tournaments.forms import TournamentForm
+from games.admin.tournaments.season_steps import SeasonSteps
 from games.admin.tournaments.steps import DirectorSteps
 from games.play import permissions
 from games.store.models import Tournament, TournamentEntry, TournamentTable
@@ -72,7 +73,7 @@ class TournamentTableInline(ReadOnlyInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(EnteringPages, DirectorSteps):
+class TournamentAdmin(EnteringPages, DirectorSteps, SeasonSteps):
     """Tournaments read-only, with the director's tools as actions and buttons."""
 
     list_display = ["name", "game", "pairing", "state", "current_round", "created_at"]
@@ -130,6 +131,7 @@ class TournamentAdmin(EnteringPages, DirectorSteps):
             state = tournament_pages.tournament_state(tournament)
             context["documents"] = documents.links(tournament, state)
             context.update(confirming.panel(tournament))
+            context.update(season_steps.panel(tournament))
         return super().render_change_form(request, context, *args, **kwargs)
 
     # --- adding: through the service, never a model save ----------------------------------
@@ -162,6 +164,8 @@ class TournamentAdmin(EnteringPages, DirectorSteps):
             ("settle", self.settle_view),
             ("cards", self.cards_view),
             ("standings", self.standings_view),
+            ("season", self.season_view),
+            ("leave-season", self.leave_season_view),
         ]
         mine = [
             path(
