@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,25 @@ def policy_refused() -> list[str]:
     return []
 
 
+def quiet_database(seconds: float = 10) -> None:
+    """Wait until no request of the closed tab is still at work in the database: the test's
+    flush (a TRUNCATE of every table) beside a poll still answering deadlocked once on a loaded
+    machine. Polled with a deadline; a request that outlives it is the flush's to meet."""
+    from django.db import connection
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(BUSY_BACKENDS)
+            if cursor.fetchone()[0] == 0:
+                return
+        time.sleep(0.05)
+
+
+BUSY_BACKENDS = """SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+  AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')"""
+
+
 @pytest.fixture
 def page(browser: Any, live_server: Any, policy_refused: list[str]) -> Iterator[Any]:
     """A fresh browser tab (its own cookies and localStorage), not logged in."""
@@ -110,6 +130,7 @@ def page(browser: Any, live_server: Any, policy_refused: list[str]) -> Iterator[
     tab.on("pageerror", lambda error: errors.append(str(error)))
     yield tab
     context.close()
+    quiet_database()
     assert not errors, f"script errors in the page: {errors}"
     assert not refused, f"the Content-Security-Policy refused: {refused}"
 
