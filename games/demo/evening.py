@@ -1,5 +1,6 @@
-"""The demo club's evening: a High-Low Scarney Swiss with its first round played from the sheets,
-so the tournament page, its standings and the room's scoreboard have something to show."""
+"""The demo club's evenings: last week's, played out, and tonight's High-Low Scarney Swiss with
+its first round played from the sheets, so the tournament page, its standings and the room's
+scoreboard have something to show; both count in the club's winter season."""
 
 from __future__ import annotations
 
@@ -7,22 +8,54 @@ import uuid
 from typing import Any
 
 from games.play import services
-from games.store.models import Tournament
-from games.tournaments import creating, entries, rounds
+from games.store.models import Season, Tournament
+from games.tournaments import creating, entries, rounds, seasons
 
 NAME = "Tuesday club evening"
 HIGH_LOW_WIN = [34, 0]  # a High-Low game won by the first seat (Appendix C.3); three win a match
 
 
+SEASON = "Winter season"
+LAST_WEEK = "Last Tuesday's evening"
+
+
 def load(user: Any, names: list[str]) -> Tournament:
     """Enter ``names``, pair round 1 and finish every table but the last (still playing)."""
-    spec = {"name": NAME, "format": "high-low-scarney", "system": "swiss", "rounds": 3}
+    tournament = _evening(user, NAME, names, rounds=3)
+    _play_round(tournament, user, leave_last=True)
+    return tournament
+
+
+def load_last_week(user: Any, names: list[str]) -> Tournament:
+    """Last week's evening: one round, played out."""
+    tournament = _evening(user, LAST_WEEK, list(reversed(names)), rounds=1)
+    _play_round(tournament, user, leave_last=False)
+    return tournament
+
+
+def load_season(user: Any, evenings: list[Tournament]) -> Season:
+    """The winter season of ``evenings``: each player's best eight count."""
+    season = seasons.season_create(
+        spec={"name": SEASON, "format": "high-low-scarney", "counting": {"best": 8}}, user=user
+    )
+    for evening in evenings:
+        seasons.tournament_add(season_id=season.pk, tournament_id=evening.pk, user=user)
+    return season
+
+
+def _evening(user: Any, name: str, names: list[str], rounds: int) -> Tournament:
+    spec = {"name": name, "format": "high-low-scarney", "system": "swiss", "rounds": rounds}
     tournament = creating.tournament_create(spec=spec, user=user)
-    for name in names:
-        entries.entry_add(tournament_id=tournament.pk, spec={"name": name}, user=user)
+    for player in names:
+        entries.entry_add(tournament_id=tournament.pk, spec={"name": player}, user=user)
+    return tournament
+
+
+def _play_round(tournament: Tournament, user: Any, *, leave_last: bool) -> None:
+    """Pair the next round and win each table for its first seat (the last left playing)."""
     rounds.round_pair(tournament_id=tournament.pk, user=user)
     tables = list(tournament.tables.order_by("number"))
-    for table in tables[:-1]:
+    for table in tables[:-1] if leave_last else tables:
         assert table.match_id is not None, "a paired table has its match"
         for _ in range(3):
             services.event_record(
@@ -32,4 +65,3 @@ def load(user: Any, names: list[str]) -> Tournament:
                 data={"scores": HIGH_LOW_WIN},
                 user=user,
             )
-    return tournament

@@ -93,13 +93,16 @@ def load() -> dict[str, Any]:
     ]
     live = services.game_start(kind="scarney-solitaire", seats=[{"name": "Bob"}], user=user)
     play(live, rng, user, moves=3)
+    last_week = evening.load_last_week(user, list(PLAYERS))
+    tonight = evening.load(user, list(PLAYERS))
     return {
         "match": match.pk,
         "studies": [g.pk for g in studies],
         "in_progress": live.pk,
         "sheets": sample_tables.load_sheets(user),
         "tables": sample_tables.load_live_tables(user, rng),
-        "tournament": evening.load(user, list(PLAYERS)).pk,
+        "tournament": tonight.pk,
+        "season": evening.load_season(user, [last_week, tonight]).pk,
     }
 
 

@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand
 
 from games.access.models import ApiToken
 from games.demo import loading
+from games.store import outbox
 
 
 class Command(BaseCommand):
@@ -17,6 +18,10 @@ class Command(BaseCommand):
             self.stdout.write("The demo club is already loaded.")
         else:
             made = loading.load()
+            # The sheets' matches close after the commit, in this process's publisher (without
+            # a broker) or a worker's: waited for here, or the command would end before them
+            # and the evenings would show their finished tables still playing.
+            outbox.publisher.join(timeout=60)
             self.stdout.write(f"Loaded the demo club: match {made['match']}.")
         user = get_user_model().objects.get(username=loading.DEMO_USER)
         _token, key = ApiToken.objects.issue(user)  # a new one each time: keys are kept hashed

@@ -10,7 +10,8 @@ from django.core.management import call_command
 from games.demo import loading
 from games.rules.events import MATCH_SETTLED
 from games.store import folding, journal
-from games.store.models import Stream
+from games.store.models import Season, Stream
+from games.tournaments import season_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -36,5 +37,11 @@ def test_the_demo_club_loads_once_with_its_sheets_settled(
     evening = folding.load(Stream.objects.get(pk=made["tournament"])).state
     first = evening.round(1)
     assert first.tables[0].result is not None and first.missing == (2,)
+    # The winter season: last week's evening counts (its one round complete), tonight's not yet.
+    season = Season.objects.get(pk=made["season"])
+    standings = season_standings.standings_json(season, None)
+    assert standings["evenings"] == 2 and standings["counted_evenings"] == 1
+    places = sorted(row["place"] for row in standings["rows"])
+    assert len(places) == len(loading.PLAYERS) and places[0] == 1
     call_command("load_demo")
     assert "already loaded" in capsys.readouterr().out
