@@ -1,6 +1,7 @@
 """Rows for the API's contract tests: a finished Solitaire game, a live game, a settled sheet
-match, a match in progress and a paired tournament, so that list and detail endpoints answer
-real rows (tests/games/api/test_schemathesis.py, tests/games/api/test_query_counts.py)."""
+match, a match in progress, a paired tournament and a season holding it, so that list and detail
+endpoints answer real rows (tests/games/api/test_schemathesis.py,
+tests/games/api/test_query_counts.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.play import services
-from games.tournaments import creating, entries, rounds
+from games.tournaments import creating, entries, rounds, seasons
 from tests.play import play_out
 
 SHEET = [[32, 19, 6], [24, 77, 34], [13, 29, 27], [38, 53, 110], [21, 30, 36]]
@@ -24,6 +25,7 @@ class Seeded:
     open_match: uuid.UUID
     player: int
     tournament: uuid.UUID
+    season: uuid.UUID
 
 
 def finished_game(name: str, seed: int, user: Any = None) -> uuid.UUID:
@@ -81,4 +83,6 @@ def seed(user: Any) -> Seeded:
 
     ann = Player.objects.get(name="Ann").pk
     cup = tournament(user, ["Dee", "Eve", "Fay", "Gus"])
-    return Seeded(game, live.pk, match, open_match, ann, cup)
+    winter = seasons.season_create(spec={"name": "Winter", "counting": {"best": 8}}, user=user)
+    seasons.tournament_add(season_id=winter.pk, tournament_id=cup, user=user)
+    return Seeded(game, live.pk, match, open_match, ann, cup, winter.pk)

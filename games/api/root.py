@@ -22,6 +22,7 @@ RESOURCES = {
     "matches": "/api/v1/matches/",
     "players": "/api/v1/players/",
     "tournaments": "/api/v1/tournaments/",
+    "seasons": "/api/v1/seasons/",
     "events": "/api/v1/events/",
     "events_ndjson": "/api/v1/events.ndjson",
     "match_history_csv": "/api/v1/matches/history.csv",
@@ -41,6 +42,7 @@ class ApiRootAnswer(serializers.Serializer[Any]):
     matches = serializers.URLField()
     players = serializers.URLField()
     tournaments = serializers.URLField()
+    seasons = serializers.URLField(help_text="A club's seasons over its evenings.")
     events = serializers.URLField(help_text="The all-stream feed (needs a login).")
     events_ndjson = serializers.URLField(help_text="The feed as NDJSON (needs a login).")
     match_history_csv = serializers.URLField(help_text="Every match's history as CSV.")

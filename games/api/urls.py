@@ -7,7 +7,7 @@ from django.urls import path
 
 from games.api import matches, players, reports, streams, tokens, webhooks
 from games.api.reads import exports, history, ratings
-from games.api.tournaments import directing
+from games.api.tournaments import directing, seasons
 from games.api.tournaments import reads as tournament_reads
 
 urlpatterns = [
@@ -80,6 +80,25 @@ urlpatterns = [
         directing.TournamentEvents.as_view(),
         name="tournament-events",
     ),
+    # A club's seasons: their evenings, standings and close.
+    path("seasons/", seasons.SeasonList.as_view(), name="season-list"),
+    path("seasons/<uuid:pk>/", seasons.SeasonDetail.as_view(), name="season-detail"),
+    path(
+        "seasons/<uuid:pk>/standings/",
+        seasons.SeasonStandings.as_view(),
+        name="season-standings",
+    ),
+    path(
+        "seasons/<uuid:pk>/tournaments/",
+        seasons.SeasonTournaments.as_view(),
+        name="season-tournaments",
+    ),
+    path(
+        "seasons/<uuid:pk>/tournaments/<uuid:tournament>/",
+        seasons.SeasonTournament.as_view(),
+        name="season-tournament",
+    ),
+    path("seasons/<uuid:pk>/close/", seasons.SeasonClose.as_view(), name="season-close"),
     # The read side: the feed, histories, exports, statistics.
     path("events/", history.EventFeed.as_view(), name="event-feed"),
     path("events.ndjson", history.EventFeedNdjson.as_view(), name="event-feed-ndjson"),

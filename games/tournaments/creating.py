@@ -19,10 +19,11 @@ from games.rules.base import make_ruleset
 from games.rules.errors import BadSetup
 from games.store.canonical import canonical
 from games.store.models import (
+    Season,
     Stream,
     Tournament,
 )
-from games.tournaments import recording
+from games.tournaments import recording, seasons
 from games.tournaments.core import events, tiebreaks
 from games.tournaments.core import state as ts
 
@@ -31,9 +32,14 @@ from games.tournaments.core import state as ts
 def tournament_create(
     *, spec: dict[str, Any], user: Any, meta: dict[str, Any] | None = None
 ) -> Tournament:
-    """Create a tournament stream from the API's body (API.md) and record ``tournament.created``."""
+    """Create a tournament stream from the API's body (API.md) and record ``tournament.created``;
+    with ``"season"``, the evening joins that season in the same transaction (refused, nothing
+    is created: 409 ``season.already_has_tournament``/``season.closed``, 422
+    ``season.wrong_format``)."""
     permissions.check_director(user)
     stored_meta = recording.stored_meta(user, meta)
+    spec = dict(spec)
+    season_id = _season_id(spec.pop("season", None))
     header = _header(canonical(spec))
     stream = Stream.objects.create(
         category=Stream.Category.TOURNAMENT,
@@ -48,7 +54,29 @@ def tournament_create(
         published=header["published"],
     )
     appending.append(stream, uuid.uuid4(), events.CREATED, header, stored_meta, None)
+    if season_id is not None:
+        seasons.tournament_add(
+            season_id=season_id, tournament_id=tournament.pk, user=user, meta=meta
+        )
     return tournament
+
+
+def _season_id(value: Any) -> uuid.UUID | None:
+    """The season the new evening joins, if the body names one that exists (seasons are never
+    deleted, so it still does when the evening joins it)."""
+    if value is None:
+        return None
+    try:
+        season_id = uuid.UUID(value) if isinstance(value, str) else None
+    except ValueError:
+        season_id = None
+    if season_id is None or not Season.objects.filter(pk=season_id).exists():
+        raise BadSetup(
+            "tournament.no_such_season",
+            "season names no season: it is a season's id.",
+            field="season",
+        )
+    return season_id
 
 
 _SPEC_FIELDS = {

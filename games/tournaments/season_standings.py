@@ -7,8 +7,9 @@ counts as that one: his evenings count once, as one player's.
 
 The answer is kept per *fingerprint*: the season's head, each evening's head (its version with
 its hash: versions repeat after a restore from a backup) and the register's (merges), read in
-one statement. Any event of any of them changes the fingerprint, so a kept answer is never stale;
-an evening's places are kept the same way, so a correction to one evening reads that one again.
+two statements (the evenings', then the season's and the register's). Any event of any of them
+changes the fingerprint, so a kept answer is never stale; an evening's places are kept the same
+way, so a correction to one evening reads that one again.
 An unpublished evening counts only for those who may read it (``reading.tournament_hidden``):
 for anyone else it is not in the season.
 """
@@ -154,9 +155,45 @@ def _merges() -> dict[int, int]:
     return {player: into for player, into in rows if into is not None}
 
 
-def _register_head() -> tuple[int, str]:
-    found = Stream.objects.filter(pk=REGISTER_ID).values_list("version", "head_hash").first()
-    return found or (0, "")
+def _heads(season: Season) -> tuple[tuple[int, str], tuple[int, str]]:
+    """The season's head and the register's (merges), in one statement."""
+    rows = Stream.objects.filter(pk__in=(season.pk, REGISTER_ID)).values_list(
+        "pk", "version", "head_hash"
+    )
+    found = {pk: (version, head) for pk, version, head in rows}
+    return found.get(season.pk, (0, "")), found.get(REGISTER_ID, (0, ""))
+
+
+# --- the season itself --------------------------------------------------------------------------
+
+
+def season_summary_json(season: Season) -> dict[str, Any]:
+    """A season as a list shows it: its settings, from its row alone."""
+    points = season.points
+    return {
+        "id": str(season.pk),
+        "name": season.name,
+        "format": season.format or None,
+        "counting": {"best": season.best},
+        "points": points if points == ss.FIELD else {"by_place": [float(p) for p in points]},
+        "published": season.published,
+        "closed": season.closed,
+        "created_at": season.created_at.isoformat(),
+    }
+
+
+def season_json(season: Season, user: Any) -> dict[str, Any]:
+    """A season as the API shows it: its settings, its stream's version and the evenings
+    ``user`` may read (by date)."""
+    heads = readable_evenings(user, evening_heads(season))
+    version = Stream.objects.filter(pk=season.pk).values_list("version", flat=True).first()
+    return {
+        **season_summary_json(season),
+        "evenings": [
+            {"tournament": str(h.tournament), "name": h.name, "date": h.date} for h in heads
+        ],
+        "version": version or 0,
+    }
 
 
 # --- the standings ------------------------------------------------------------------------------
@@ -165,12 +202,12 @@ def _register_head() -> tuple[int, str]:
 def fingerprint(season: Season, heads: list[EveningHead]) -> str:
     """A digest of everything the standings show: any event of the season, of one of its
     evenings or of the register changes it."""
-    stream = Stream.objects.filter(pk=season.pk).values_list("version", "head_hash").first()
+    season_head, register_head = _heads(season)
     parts = (
         str(season.pk),
-        stream,
+        season_head,
         [(str(h.tournament), h.version, h.head_hash) for h in heads],
-        _register_head(),
+        register_head,
     )
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
 

@@ -41,6 +41,7 @@ CONDITIONAL = frozenset(
         "get /api/v1/tournaments/{id}/",
         "get /api/v1/tournaments/{id}/standings/",
         "get /api/v1/tournaments/{id}/settlement/",
+        "get /api/v1/seasons/{id}/standings/",
     }
 )
 
@@ -56,6 +57,10 @@ READS_X_DEVICE = frozenset(
         "post /api/v1/tournaments/{id}/rounds/",
         "post /api/v1/tournaments/{id}/keepers/",
         "post /api/v1/tournaments/{id}/events/",
+        "post /api/v1/seasons/",
+        "post /api/v1/seasons/{id}/tournaments/",
+        "delete /api/v1/seasons/{id}/tournaments/{tournament}/",
+        "post /api/v1/seasons/{id}/close/",
     }
 )
 

@@ -289,6 +289,10 @@ CLOSED = (
     "RoundCreate",
     "KeeperAssign",
     "TokenCreate",
+    "SeasonCreate",
+    "SeasonCounting",
+    "SeasonTournamentAdd",
+    "SeasonClose",
 )
 
 

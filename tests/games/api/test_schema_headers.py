@@ -121,6 +121,7 @@ def path_values(seeded: Seeded, webhook: str | None = None) -> dict[str, dict[st
         "reports": {"day": timezone.localdate().isoformat()},
         "webhooks": {"id": webhook},
         "ratings": {"kind": "scarney-singles"},
+        "seasons": {"id": seeded.season, "tournament": seeded.tournament},
     }
 
 
@@ -194,7 +195,7 @@ def test_every_get_documents_the_headers_it_answers(
         assert set(answer_headers(schema, not_modified)) == {"ETag", "Cache-Control"}
         assert api.get(url, HTTP_IF_NONE_MATCH="*").status_code == 304, url  # any answer
     assert tagged == headers.CONDITIONAL
-    assert len(tagged) == 10
+    assert len(tagged) == 11
 
 
 @pytest.mark.django_db
@@ -340,6 +341,13 @@ def test_x_device_is_documented_on_the_writes_that_store_it(
     writes.send("delete", code, f"{cup}rounds/1/tables/1/code/")
     withdrew = move("player.withdrew", {"player": jo, "reason": "ill"})
     writes.send("post", "/api/v1/tournaments/{id}/events/", f"{cup}events/", withdrew)
+    season = writes.send("post", "/api/v1/seasons/", "/api/v1/seasons/", {"name": "Probe"})["id"]
+    winter = f"/api/v1/seasons/{season}/"
+    joined = {"tournament": made, "reason": "club night"}
+    writes.send("post", "/api/v1/seasons/{id}/tournaments/", f"{winter}tournaments/", joined)
+    evening = "/api/v1/seasons/{id}/tournaments/{tournament}/"
+    writes.send("delete", evening, f"{winter}tournaments/{made}/")
+    writes.send("post", "/api/v1/seasons/{id}/close/", f"{winter}close/", {"reason": "over"})
     hook = {"url": "http://127.0.0.1:9/hook", "events": ["match.settled"]}
     hook_id = writes.send("post", "/api/v1/webhooks/", "/api/v1/webhooks/", hook)["id"]
     writes.send("delete", "/api/v1/webhooks/{id}/", f"/api/v1/webhooks/{hook_id}/")
@@ -356,7 +364,7 @@ def test_x_device_is_documented_on_the_writes_that_store_it(
         if "X-Device" in header_parameters(schema, operation)
     }
     assert storing == documented == headers.READS_X_DEVICE
-    assert len(documented) == 9
+    assert len(documented) == 13
 
 
 # --- a generated client against a live server --------------------------------------------------

@@ -65,6 +65,9 @@ RULE_JUDGED = [
     ("^/api/v1/(games|matches)/\\{id\\}/keepers/", "DELETE"),
     ("^/api/v1/tournaments/\\{id\\}/(entries|rounds|keepers)/$", "POST"),
     ("^/api/v1/tournaments/$", "POST"),
+    ("^/api/v1/seasons/$", "POST"),
+    ("^/api/v1/seasons/\\{id\\}/(tournaments|close)/$", "POST"),
+    ("^/api/v1/seasons/\\{id\\}/tournaments/", "DELETE"),
     ("^/api/v1/players/(\\{id\\}/merge/)?$", "POST"),
     ("^/api/v1/webhooks/$", "POST"),
     ("^/api/v1/tokens/$", "POST"),
@@ -76,7 +79,7 @@ RULE_JUDGED = [
 # query.bad_value otherwise). Any well-formed value matches the schema; only the server knows
 # which exist.
 DATA_REFERENCES = [
-    "^/api/v1/(games|matches|players|tournaments)/$",
+    "^/api/v1/(games|matches|players|tournaments|seasons)/$",
     "^/api/v1/(games|matches)/\\{id\\}/(events/)?$",
     "^/api/v1/players/\\{id\\}/(history/|plays.json|games.ndjson)$",
     "^/api/v1/events(/|.ndjson)$",
@@ -160,6 +163,7 @@ def config(seeded: Seeded, spare_token: int) -> str:
         "players": f'"path.id" = {seeded.player}',
         "tournaments": f'"path.id" = "{seeded.tournament}"\n"path.number" = 1',
         "tokens": f'"path.id" = {spare_token}',
+        "seasons": f'"path.id" = "{seeded.season}"\n"path.tournament" = "{seeded.tournament}"',
     }
 
     def block(regex: str, method: str | None, statuses: list[str] | None) -> str:

@@ -154,6 +154,13 @@ def club() -> Club:
     )
     ids["table_match"] = paired["tables"][0]["match"]
 
+    # Dora's season, holding her tournament, and closed.
+    winter = _ok(by_dora.post("/api/v1/seasons/", {"name": "Winter"}, format="json"))["id"]
+    joined = {"tournament": ids["tournament"]}
+    _ok(by_dora.post(f"/api/v1/seasons/{winter}/tournaments/", joined, format="json"))
+    _ok(by_dora.post(f"/api/v1/seasons/{winter}/close/", {}, format="json"), 200)
+    ids["season"], ids["stray"] = winter, uuid.uuid4()
+
     # The register (a member's number), a webhook, Rita's token.
     mel = register.player_register(name="Mel", member_number="M-7", user=dora)
     ids["member"], ids["member_number"] = mel.pk, "M-7"
@@ -517,6 +524,43 @@ API_CASES = [
         403,
         DIRECTOR_ONLY,
         "a stale version, its results missing",
+    ),
+    # Seasons: directors only, whatever their state.
+    Case(
+        "POST",
+        "seasons/",
+        "seasons/",
+        lambda c: {"name": "Mine", "points": "nonsense"},
+        403,
+        DIRECTOR_ONLY,
+        "bad points",
+    ),
+    Case(
+        "POST",
+        "seasons/<uuid:pk>/tournaments/",
+        "seasons/{season}/tournaments/",
+        lambda c: {"tournament": c["tournament"]},
+        403,
+        DIRECTOR_ONLY,
+        "closed, the evening in it already",
+    ),
+    Case(
+        "DELETE",
+        "seasons/<uuid:pk>/tournaments/<uuid:tournament>/",
+        "seasons/{season}/tournaments/{stray}/",
+        None,
+        403,
+        DIRECTOR_ONLY,
+        "closed, no such evening in it",
+    ),
+    Case(
+        "POST",
+        "seasons/<uuid:pk>/close/",
+        "seasons/{season}/close/",
+        lambda c: {},
+        403,
+        DIRECTOR_ONLY,
+        "closed already",
     ),
     # Webhooks: directors only.
     Case(
