@@ -40,23 +40,42 @@ V = TypeVar("V")
 
 
 class _Kept(OrderedDict[Hashable, Any]):
-    """The last ``size`` values made, by key, shared by a process's threads."""
+    """The last ``size`` values made, by key, shared by a process's threads.
+
+    A key is made by one thread at a time: the others asking for it meanwhile wait and take its
+    value. Made by each of them at once, a season's standings after a correction cost the
+    process's four threads four times the work under one GIL, and everyone's answer waited for
+    all four (a 40-evening season from nothing: 0.45 s alone, ~2 s four at a time).
+    """
 
     def __init__(self, size: int) -> None:
         super().__init__()
         self.size = size
         self.lock = threading.Lock()
+        self.making: dict[Hashable, threading.Lock] = {}
 
     def get_or_make(self, key: Hashable, make: Any) -> Any:
         with self.lock:
             if key in self:
                 self.move_to_end(key)
                 return self[key]
-        made = make()
-        with self.lock:
-            self[key] = made
-            while len(self) > self.size:
-                self.popitem(last=False)
+            making = self.making.setdefault(key, threading.Lock())
+        with making:
+            with self.lock:
+                if key in self:  # made by the thread we waited for
+                    self.move_to_end(key)
+                    return self[key]
+            try:
+                made = make()
+            except BaseException:
+                with self.lock:
+                    self.making.pop(key, None)
+                raise
+            with self.lock:
+                self[key] = made
+                self.making.pop(key, None)
+                while len(self) > self.size:
+                    self.popitem(last=False)
         return made
 
 
