@@ -12,14 +12,16 @@ evenings is used again.
 
 Then, for each scenario, gunicorn (``gunicorn.conf.py``, 2 processes x 4 threads) serving
 ``bench.settings_reads`` is asked by wrk (2 threads, 16 connections, ``--seconds`` a run, no token:
-an anonymous reader of the published season), ceiling and product alternating (C P, P C, C P):
+an anonymous reader of the published season), ceiling and product alternating (C P, P C, C P)
+after ``--warmup`` seconds of each, unrecorded:
 
 * product  ``GET /api/v1/seasons/{id}/standings/``
 * ceiling  ``GET /bench/ceiling-read/{id}/`` (``bench/ceiling_reads.py``) over the season's and
            its evenings' stream rows
 
 Scenarios: ``plain`` (the seeded season); ``corrected`` (after ``--corrections`` 200
-``result.adjusted`` spread over the evenings, each a director's correction through
+``result.adjusted`` spread over the evenings' last rounds (the earlier ones closed when the next
+was paired), each a director's correction through
 ``games.tournaments.results.correction_record``); ``writer`` (a thread of this process appends one
 such correction a second during every run, ceiling's too: the first read of each web process
 after a correction reads that evening again). Before the HTTP runs, ``standings_json`` is timed in
@@ -30,7 +32,7 @@ Results: one JSON line in bench/results/seasons.jsonl.
 
 Run: ``DATABASE_URL=postgres://postgres@127.0.0.1:5432/scarney_bench_season .venv/bin/python
 bench/seasons.py [--evenings 40] [--players 60] [--rounds 3] [--corrections 200] [--seconds 10]
-[--runs 3] [--workers 3] [--scenarios plain,corrected,writer] [--in-process-only]``.
+[--runs 3] [--warmup 3] [--workers 3] [--scenarios plain,corrected,writer] [--in-process-only]``.
 """
 
 from __future__ import annotations
@@ -304,6 +306,9 @@ def measure(
     scenario: str, port: int, files: dict[str, Path], args: argparse.Namespace, writer: Any
 ) -> dict[str, Any]:
     runs: dict[str, list[dict[str, Any]]] = {"ceiling": [], "product": []}
+    if args.warmup:  # each web process's first read makes what it keeps (timed in process)
+        for which in ("product", "ceiling"):
+            wrk(port, files[which], args.warmup)
     for run in range(args.runs):
         for which in ("ceiling", "product") if run % 2 == 0 else ("product", "ceiling"):
             figures = wrk(port, files[which], args.seconds)
@@ -382,6 +387,7 @@ def main() -> None:
     parser.add_argument("--corrections", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--runs", type=int, default=3, help="runs of each, alternating")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds of each, unrecorded")
     parser.add_argument("--workers", type=int, default=3, help="processes seeding evenings")
     parser.add_argument("--scenarios", default=",".join(SCENARIOS))
     parser.add_argument("--in-process-only", action="store_true", help="no HTTP runs")
