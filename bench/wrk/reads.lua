@@ -1,5 +1,5 @@
 -- bench/scale.py's wrk script: GET the paths of a file (one a line) in turn, each thread
--- starting at its own offset. Arguments (after --): <paths file> <token>.
+-- starting at its own offset. Arguments (after --): <paths file> <token> ("-": anonymous).
 
 local counter = 0
 
@@ -12,7 +12,8 @@ function init(args)
   paths = {}
   for line in io.lines(args[1]) do paths[#paths + 1] = line end
   at = (number * 7919) % #paths
-  headers = { ["Authorization"] = "Token " .. args[2], ["Accept"] = "application/json" }
+  headers = { ["Accept"] = "application/json" }
+  if args[2] ~= "-" then headers["Authorization"] = "Token " .. args[2] end
 end
 
 function request()

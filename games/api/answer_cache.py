@@ -47,9 +47,13 @@ _lock = threading.Lock()  # gunicorn's threads share the process's cache
 
 
 def cached(
-    request: Request, fingerprint: Any, build: Callable[[], tuple[Response, bool]]
+    request: Request,
+    fingerprint: Any,
+    build: Callable[[], tuple[Response, bool]],
+    max_body: int = MAX_BODY,
 ) -> Response:
-    """``build()``'s answer, or the body rendered for the same fingerprint and URL before."""
+    """``build()``'s answer, or the body rendered for the same fingerprint and URL before.
+    ``max_body``: a read with one large body per resource (a season's standings) keeps it too."""
     if not isinstance(getattr(request, "accepted_renderer", None), JsonTextRenderer):
         return build()[0]
     key = _key(request, fingerprint)
@@ -59,7 +63,7 @@ def cached(
         return Response(Rendered(body))
     answer, keep = build()
     if keep and answer.status_code == 200:
-        answer.add_post_render_callback(lambda rendered: _keep(key, rendered.content))
+        answer.add_post_render_callback(lambda rendered: _keep(key, rendered.content, max_body))
     return answer
 
 
@@ -75,7 +79,7 @@ def _key(request: Request, fingerprint: Any) -> str:
     return hashlib.sha256(named.encode()).hexdigest()
 
 
-def _keep(key: str, body: bytes) -> None:
-    if len(body) <= min(MAX_BODY, settings.ANSWER_CACHE_BYTES):
+def _keep(key: str, body: bytes, max_body: int) -> None:
+    if len(body) <= min(max_body, settings.ANSWER_CACHE_BYTES):
         with _lock:
             _kept[key] = bytes(body)

@@ -37,6 +37,11 @@ from games.tournaments import seasons
 # The service's refusal of an evening that is not in the season: for a DELETE of that evening's
 # URL, a thing that is not there (404).
 NOT_IN_SEASON = "season.no_such_tournament"
+# A season's standings name every evening of every player: 40 evenings of 60 players are about
+# 370 KB. Over answer_cache's usual bound they would be rendered anew on every request, ~10 ms of
+# a core each, and the read's p99 was 60x the bare get-by-pk view's (docs/BENCHMARKS.md,
+# "bench/seasons.py"). One body per season and fingerprint: kept up to this size.
+STANDINGS_BODY = 4 * 1024 * 1024
 
 
 class SeasonView(QueryChecked, APIView):
@@ -101,7 +106,9 @@ class SeasonStandings(SeasonView):
         def page() -> tuple[Response, bool]:
             return Response(answer), True
 
-        return conditional(request, etag, lambda: cached(request, etag, page))
+        return conditional(
+            request, etag, lambda: cached(request, etag, page, max_body=STANDINGS_BODY)
+        )
 
 
 class SeasonTournaments(SeasonView):
