@@ -7,8 +7,8 @@ counts as that one: his evenings count once, as one player's.
 
 The answer is kept per *fingerprint*: the season's head, each evening's head (its version with
 its hash: versions repeat after a restore from a backup) and the register's (merges), read in
-two statements (the evenings', then the season's and the register's). Any event of any of them
-changes the fingerprint, so a kept answer is never stale; an evening's places are kept the same
+one statement with the season's row (who may read it). Any event of any of them changes the
+fingerprint, so a kept answer is never stale; an evening's places are kept the same
 way, so a correction to one evening reads that one again.
 An unpublished evening counts only for those who may read it (``reading.tournament_hidden``):
 for anyone else it is not in the season.
@@ -20,7 +20,7 @@ import hashlib
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -108,7 +108,19 @@ def season_hidden(user: Any, season: Season) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class Head:
+    """An evening's stream head, as every request reads it: what the fingerprint is made of."""
+
+    tournament: uuid.UUID
+    published: bool
+    version: int
+    head_hash: str
+
+
+@dataclass(frozen=True, slots=True)
 class EveningHead:
+    """An evening as pages and documents show it: its head with its name and date."""
+
     tournament: uuid.UUID
     name: str
     date: str
@@ -117,49 +129,88 @@ class EveningHead:
     head_hash: str
 
 
+@dataclass(frozen=True, slots=True)
+class Heads:
+    """Everything a request for the standings reads, in one statement: the season's row (who
+    may read it) and head, the register's head (merges) and its evenings' heads by date."""
+
+    published: bool
+    created_by: int | None
+    season: tuple[int, str]
+    register: tuple[int, str]
+    evenings: tuple[Head, ...]
+
+
 def evening_heads(season: Season) -> list[EveningHead]:
-    """The season's evenings by date, each with its stream's head: one statement."""
-    return _read(season)[0]
+    """The season's evenings by date, with their names, dates and heads."""
+    rows = (
+        Tournament.objects.filter(season=season)
+        .order_by("created_at", "pk")
+        .values_list(
+            "pk", "name", "created_at", "published", "stream__version", "stream__head_hash"
+        )
+    )
+    return [
+        EveningHead(pk, name, _date(at), published, version, head)
+        for pk, name, at, published, version, head in rows
+    ]
 
 
-# Every head the standings depend on, in one statement and without the ORM: it is read on every
-# request, kept answer or not. Through the ORM (two statements, each evening's timestamp parsed
-# and turned into a local date in Python) it cost 1.2 ms of the 3.7 a kept answer took in
-# process at 40 evenings (the bare get-by-pk view: 0.6 ms).
-_HEADS = f"""
-SELECT 0, row_number() OVER (ORDER BY t.created_at, t.stream_id), t.stream_id, t.name,
-       to_char(t.created_at AT TIME ZONE %s, 'YYYY-MM-DD'), t.published, s.version, s.head_hash
-  FROM {Tournament._meta.db_table} t JOIN {Stream._meta.db_table} s ON s.id = t.stream_id
+def _date(at: Any) -> str:
+    return str(timezone.localtime(at).date().isoformat())
+
+
+# Read on every request, kept answer or not, so written out once and plain enough for SQLite
+# (``make run``) and PostgreSQL alike: through the ORM (two statements, and each evening's time
+# turned into a local date) it cost 1.2 ms of the 3.7 a kept answer took in process at 40
+# evenings; the season's row was a third.
+def _heads_sql() -> str:
+    stream, tournament, season = (m._meta.db_table for m in (Stream, Tournament, Season))
+    return f"""
+SELECT 0, t.stream_id, t.published, s.version, s.head_hash, NULL, t.created_at
+  FROM {tournament} t JOIN {stream} s ON s.id = t.stream_id
  WHERE t.season_id = %s
 UNION ALL
-SELECT 1, 0, s.id, '', '', true, s.version, s.head_hash
-  FROM {Stream._meta.db_table} s WHERE s.id IN (%s, %s)
-ORDER BY 1, 2
-"""
+SELECT 1, s.id, se.published, s.version, s.head_hash, s.created_by_id, s.created_at
+  FROM {stream} s LEFT JOIN {season} se ON se.stream_id = s.id
+ WHERE s.id IN (%s, %s)
+ORDER BY 1, 7, 2"""
 
 
-def _read(
-    season: Season,
-) -> tuple[list[EveningHead], tuple[int, str], tuple[int, str]]:
-    """The season's evenings with their heads, the season's head and the register's."""
+_HEADS = _heads_sql()
+
+
+def season_heads(season_id: uuid.UUID) -> Heads | None:
+    """The season's ``Heads``, or None when there is no such season."""
+    as_db = Stream._meta.pk.get_db_prep_value
+    key, register = as_db(season_id, connection), as_db(REGISTER_ID, connection)
     with connection.cursor() as cursor:
-        zone = timezone.get_current_timezone_name()
-        cursor.execute(_HEADS, [zone, season.pk, season.pk, REGISTER_ID])
+        cursor.execute(_HEADS, [key, key, register])
         rows = cursor.fetchall()
-    evenings = [
-        EveningHead(pk, name, date, published, version, head)
-        for part, _, pk, name, date, published, version, head in rows
-        if part == 0
-    ]
-    found = {pk: (version, head) for part, _, pk, _, _, _, version, head in rows if part == 1}
-    return evenings, found.get(season.pk, (0, "")), found.get(REGISTER_ID, (0, ""))
+    evenings: list[Head] = []
+    own: dict[uuid.UUID, tuple[Any, ...]] = {}
+    for part, pk, published, version, head, created_by, _at in rows:
+        pk = pk if isinstance(pk, uuid.UUID) else uuid.UUID(str(pk))  # SQLite: hex text
+        if part == 0:
+            evenings.append(Head(pk, bool(published), version, head))
+        else:
+            own[pk] = (published, created_by, (version, head))
+    if season_id not in own or own[season_id][0] is None:
+        return None
+    published, created_by, season_head = own[season_id]
+    register_head = own[REGISTER_ID][2] if REGISTER_ID in own else (0, "")
+    return Heads(bool(published), created_by, season_head, register_head, tuple(evenings))
 
 
-def readable_evenings(user: Any, heads: list[EveningHead]) -> list[EveningHead]:
+H = TypeVar("H", Head, EveningHead)
+
+
+def readable_evenings(user: Any, heads: Sequence[H]) -> list[H]:
+    """The evenings ``user`` may read (a query only for an unpublished one)."""
     return [h for h in heads if not reading.tournament_hidden(user, h.tournament, h.published)]
 
 
-def _places(head: EveningHead) -> tuple[dict[int, int], int, dict[int, str]]:
+def _places(head: Head) -> tuple[dict[int, int], int, dict[int, str]]:
     """The evening's places after its last complete round, its field, and its players' names:
     a player counts in it once he played a round there (a table or a bye)."""
     stream = Stream.objects.get(pk=head.tournament)
@@ -173,7 +224,10 @@ def _places(head: EveningHead) -> tuple[dict[int, int], int, dict[int, str]]:
     return {row.player: row.rank for row in played}, len(played), names
 
 
-def _evening(head: EveningHead, merges: dict[int, int]) -> tuple[counting.Evening, dict[int, str]]:
+def _evening(
+    head: Head, shown: tuple[str, str], merges: dict[int, int]
+) -> tuple[counting.Evening, dict[int, str]]:
+    """The evening as the season counts it (``shown``: its name and date)."""
     places, field, names = _PLACES.get_or_make(
         (head.tournament, head.version, head.head_hash), lambda: _places(head)
     )
@@ -181,7 +235,7 @@ def _evening(head: EveningHead, merges: dict[int, int]) -> tuple[counting.Evenin
     for player, place in places.items():
         into = _final(player, merges)
         merged[into] = min(place, merged.get(into, place))  # two entries of one player: his best
-    evening = counting.Evening(str(head.tournament), head.name, head.date, merged, field)
+    evening = counting.Evening(str(head.tournament), *shown, merged, field)
     return evening, names
 
 
@@ -233,60 +287,83 @@ def season_json(season: Season, user: Any) -> dict[str, Any]:
 # --- the standings ------------------------------------------------------------------------------
 
 
-def fingerprint(season: Season, heads: list[EveningHead]) -> str:
-    """A digest of everything the standings show: any event of the season, of one of its
-    evenings or of the register changes it."""
-    _, season_head, register_head = _read(season)
-    return _digest(season, heads, season_head, register_head)
+def fingerprint(season: Season, evenings: Sequence[Head | EveningHead]) -> str:
+    """A digest of everything the standings of ``evenings`` show: any event of the season, of
+    one of those evenings or of the register changes it."""
+    heads = season_heads(season.pk)
+    if heads is None:
+        raise Season.DoesNotExist(f"There is no season {season.pk}.")
+    return _digest(season.pk, evenings, heads)
 
 
-def _digest(
-    season: Season,
-    heads: list[EveningHead],
-    season_head: tuple[int, str],
-    register_head: tuple[int, str],
-) -> str:
+def _digest(season_id: uuid.UUID, evenings: Sequence[Head | EveningHead], heads: Heads) -> str:
     parts = (
-        str(season.pk),
-        season_head,
-        [(str(h.tournament), h.version, h.head_hash) for h in heads],
-        register_head,
+        str(season_id),
+        heads.season,
+        [(str(h.tournament), h.version, h.head_hash) for h in evenings],
+        heads.register,
     )
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
 
 
+def hidden(user: Any, heads: Heads) -> bool:
+    """``season_hidden`` from the heads already read: no query."""
+    if heads.published or (user is not None and is_director(user)):
+        return False
+    return user is None or not user.is_authenticated or heads.created_by != user.pk
+
+
+def standings_for(season_id: uuid.UUID, user: Any) -> tuple[str, dict[str, Any]] | None:
+    """The season's standings for ``user`` with their fingerprint, in one statement when they
+    are kept; None when there is no such season for him (hidden is not there)."""
+    heads = season_heads(season_id)
+    if heads is None or hidden(user, heads):
+        return None
+    return _answer(season_id, user, heads)
+
+
 def standings_json(season: Season, user: Any) -> dict[str, Any]:
     """The season's standings for ``user``: the evenings he may read. Shared: callers must
-    not change it."""
+    not change it. The caller has asked whether he may read the season."""
     return standings_with_fingerprint(season, user)[1]
 
 
 def standings_with_fingerprint(season: Season, user: Any) -> tuple[str, dict[str, Any]]:
     """``standings_json`` with its fingerprint (an ETag for the API and the page)."""
-    evenings, season_head, register_head = _read(season)
-    heads = readable_evenings(user, evenings)
-    key = _digest(season, heads, season_head, register_head)
-    answer: dict[str, Any] = _ANSWERS.get_or_make(key, lambda: _standings(season, heads))
+    heads = season_heads(season.pk)
+    if heads is None:
+        raise Season.DoesNotExist(f"There is no season {season.pk}.")
+    return _answer(season.pk, user, heads)
+
+
+def _answer(season_id: uuid.UUID, user: Any, heads: Heads) -> tuple[str, dict[str, Any]]:
+    shown = readable_evenings(user, heads.evenings)
+    key = _digest(season_id, shown, heads)
+    answer: dict[str, Any] = _ANSWERS.get_or_make(key, lambda: _standings(season_id, shown))
     return key, answer
 
 
-def _standings(season: Season, heads: list[EveningHead]) -> dict[str, Any]:
-    state: ss.SeasonState = folding.load(Stream.objects.get(pk=season.pk)).state
+def _standings(season_id: uuid.UUID, heads: list[Head]) -> dict[str, Any]:
+    state: ss.SeasonState = folding.load(Stream.objects.get(pk=season_id)).state
     merges = _merges()
+    rows_of = Tournament.objects.filter(pk__in=[h.tournament for h in heads])
+    shown = {
+        pk: (name, _date(at)) for pk, name, at in rows_of.values_list("pk", "name", "created_at")
+    }
     evenings, names = [], {}
     for head in heads:
-        evening, evening_names = _evening(head, merges)
+        evening, evening_names = _evening(head, shown[head.tournament], merges)
         evenings.append(evening)
         names.update(evening_names)
     rows = counting.standings(evenings, state.points, state.best)
     players = {p.pk: p.name for p in Player.objects.filter(pk__in=[row.player for row in rows])}
-    shown = {row.player: players.get(row.player) or names.get(row.player, "") for row in rows}
-    labels = _labels(shown)
+    named = {row.player: players.get(row.player) or names.get(row.player, "") for row in rows}
+    labels = _labels(named)
     return {
-        "season": str(season.pk),
+        "season": str(season_id),
         "evenings": len(heads),
         "counted_evenings": sum(1 for e in evenings if e.field),
-        "rows": [_row_json(row, shown, labels) for row in rows],
+        "rows": [_row_json(row, named, labels) for row in rows],
         "explain": counting.explain(state.points, state.best, len(heads)),
     }
 

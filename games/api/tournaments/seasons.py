@@ -95,12 +95,15 @@ class SeasonDetail(SeasonView):
 class SeasonStandings(SeasonView):
     """The season's standings over the evenings the reader may read, tagged by their
     fingerprint (every head they read): 304 while the client holds them. The answer is the one
-    kept per fingerprint, rendered once per URL (answer_cache), never rebuilt per request."""
+    kept per fingerprint, rendered once per URL (answer_cache), never rebuilt per request: a
+    kept answer costs one statement (the season's row and every head it depends on)."""
 
     @extend_schema(responses={200: answers.SeasonStandingsAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
-        season = self.readable(request, pk)
-        fingerprint, answer = reads.standings_with_fingerprint(season, request.user)
+        found = reads.standings_for(pk, request.user)
+        if found is None:
+            raise Season.DoesNotExist
+        fingerprint, answer = found
         etag = etag_of("season", fingerprint)
 
         def page() -> tuple[Response, bool]:
