@@ -38,8 +38,15 @@ from games.api.http.renderers import JsonTextRenderer
 MAX_BODY = 128 * 1024  # a page of 200 history rows is about 190 KB: built each time
 
 
-class Rendered(bytes):
-    """A body as ``JsonTextRenderer`` rendered it before: written out again as it is."""
+class Rendered:
+    """A body as ``JsonTextRenderer`` rendered it before: written out again as it is. A holder,
+    not a ``bytes`` of its own: a kept body of a few hundred kilobytes (a season's standings)
+    is then handed to the response without a copy."""
+
+    __slots__ = ("body",)
+
+    def __init__(self, body: bytes) -> None:
+        self.body = body
 
 
 _kept: LRUCache[str, bytes] = LRUCache(maxsize=max(settings.ANSWER_CACHE_BYTES, 1), getsizeof=len)

@@ -85,8 +85,9 @@ class JsonTextRenderer(JSONRenderer):
         accepted_media_type: str | None = None,
         renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
-        if isinstance(data, bytes):  # a body rendered before (games.api.answer_cache)
-            return bytes(data)
+        body = getattr(data, "body", None)  # a body rendered before (answer_cache.Rendered)
+        if type(body) is bytes:
+            return body
         indent = self.get_indent(accepted_media_type or "", renderer_context or {})
         if indent is None and self.compact:
             texts: list[str] = []
