@@ -16,12 +16,14 @@ for anyone else it is not in the season.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, TypeVar
 
 from django.db import connection
@@ -82,6 +84,7 @@ class _Kept(OrderedDict[Hashable, Any]):
 
 _ANSWERS = _Kept(64)
 _PLACES = _Kept(2048)
+_COUNTED = _Kept(2048)
 
 
 # --- who reads a season -------------------------------------------------------------------------
@@ -241,6 +244,22 @@ def _evening(
     return evening, names
 
 
+def _counted(
+    head: Head, shown: tuple[str, str], heads: Heads, scheme: Any, merges: dict[int, int]
+) -> tuple[counting.Evening, dict[int, str], dict[int, Fraction]]:
+    """The evening with its season points, kept per head, register head (merges) and scheme:
+    after a correction to one evening only that one is counted again."""
+
+    def make() -> tuple[counting.Evening, dict[int, str], dict[int, Fraction]]:
+        evening, names = _evening(head, shown, merges)
+        return evening, names, counting.evening_points(evening, scheme)
+
+    key = (head.tournament, head.version, head.head_hash, heads.register, scheme, shown)
+    made: tuple[counting.Evening, dict[int, str], dict[int, Fraction]]
+    made = _COUNTED.get_or_make(key, make)
+    return made
+
+
 def _final(player: int, merges: dict[int, int]) -> int:
     seen = {player}
     while player in merges and merges[player] not in seen:
@@ -341,23 +360,27 @@ def standings_with_fingerprint(season: Season, user: Any) -> tuple[str, dict[str
 def _answer(season_id: uuid.UUID, user: Any, heads: Heads) -> tuple[str, dict[str, Any]]:
     shown = readable_evenings(user, heads.evenings)
     key = _digest(season_id, shown, heads)
-    answer: dict[str, Any] = _ANSWERS.get_or_make(key, lambda: _standings(season_id, shown))
+    make = functools.partial(_standings, season_id, shown, heads)
+    answer: dict[str, Any] = _ANSWERS.get_or_make(key, make)
     return key, answer
 
 
-def _standings(season_id: uuid.UUID, heads: list[Head]) -> dict[str, Any]:
+def _standings(season_id: uuid.UUID, heads: list[Head], read: Heads) -> dict[str, Any]:
     state: ss.SeasonState = folding.load(Stream.objects.get(pk=season_id)).state
     merges = _merges()
     rows_of = Tournament.objects.filter(pk__in=[h.tournament for h in heads])
     shown = {
         pk: (name, _date(at)) for pk, name, at in rows_of.values_list("pk", "name", "created_at")
     }
-    evenings, names = [], {}
+    evenings, names, given = [], {}, []
     for head in heads:
-        evening, evening_names = _evening(head, shown[head.tournament], merges)
+        evening, evening_names, points = _counted(
+            head, shown[head.tournament], read, state.points, merges
+        )
         evenings.append(evening)
         names.update(evening_names)
-    rows = counting.standings(evenings, state.points, state.best)
+        given.append(points)
+    rows = counting.standings(evenings, state.points, state.best, given)
     players = {p.pk: p.name for p in Player.objects.filter(pk__in=[row.player for row in rows])}
     named = {row.player: players.get(row.player) or names.get(row.player, "") for row in rows}
     labels = _labels(named)

@@ -72,12 +72,16 @@ def _place_points(place: int, field: int, scheme: str | Sequence[float]) -> Frac
 
 
 def standings(
-    evenings: Sequence[Evening], scheme: str | Sequence[float], best: int | None
+    evenings: Sequence[Evening],
+    scheme: str | Sequence[float],
+    best: int | None,
+    given: Sequence[Mapping[int, Fraction]] | None = None,
 ) -> tuple[Row, ...]:
-    """The season's rows, best first; ``evenings`` in the season's order (by date)."""
+    """The season's rows, best first; ``evenings`` in the season's order (by date).
+    ``given``: each evening's ``evening_points``, where the caller keeps them already."""
     played: dict[int, list[tuple[Evening, int, Fraction]]] = {}
-    for evening in evenings:
-        points = evening_points(evening, scheme)
+    for index, evening in enumerate(evenings):
+        points = given[index] if given is not None else evening_points(evening, scheme)
         for player, place in evening.places.items():
             played.setdefault(player, []).append((evening, place, points[player]))
     keyed = [_row_key(player, results, best) for player, results in played.items()]
