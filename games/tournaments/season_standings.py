@@ -273,38 +273,6 @@ def _merges() -> dict[int, int]:
     return {player: into for player, into in rows if into is not None}
 
 
-# --- the season itself --------------------------------------------------------------------------
-
-
-def season_summary_json(season: Season) -> dict[str, Any]:
-    """A season as a list shows it: its settings, from its row alone."""
-    points = season.points
-    return {
-        "id": str(season.pk),
-        "name": season.name,
-        "format": season.format or None,
-        "counting": {"best": season.best},
-        "points": points if points == ss.FIELD else {"by_place": [float(p) for p in points]},
-        "published": season.published,
-        "closed": season.closed,
-        "created_at": season.created_at.isoformat(),
-    }
-
-
-def season_json(season: Season, user: Any) -> dict[str, Any]:
-    """A season as the API shows it: its settings, its stream's version and the evenings
-    ``user`` may read (by date)."""
-    heads = readable_evenings(user, evening_heads(season))
-    version = Stream.objects.filter(pk=season.pk).values_list("version", flat=True).first()
-    return {
-        **season_summary_json(season),
-        "evenings": [
-            {"tournament": str(h.tournament), "name": h.name, "date": h.date} for h in heads
-        ],
-        "version": version or 0,
-    }
-
-
 # --- the standings ------------------------------------------------------------------------------
 
 

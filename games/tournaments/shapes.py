@@ -1,4 +1,5 @@
-"""The JSON shapes of a tournament, a round, its standings and its settlement: one each.
+"""The JSON shapes of a tournament, a round, its standings and its settlement, and of a season:
+one each.
 
 Read from the tournament's folded state (``games.tournaments``) and used as they are by the API,
 the pages, the room's scoreboard and the printed documents, so all of them show the same thing.
@@ -10,9 +11,11 @@ import uuid
 from typing import Any
 
 from games.store import folding
-from games.store.models import Stream, Tournament
+from games.store.models import Season, Stream, Tournament
+from games.tournaments import season_standings
 from games.tournaments.core import rounds, settlement
 from games.tournaments.core import state as ts
+from games.tournaments.core.season.state import FIELD
 
 
 def summary_json(tournament: Tournament) -> dict[str, Any]:
@@ -203,4 +206,36 @@ def settlement_json(state: ts.TournamentState) -> dict[str, Any]:
             for payer, payee, amount in payments
         ],
         "left_in_pot": left,
+    }
+
+
+# --- a season --------------------------------------------------------------------------
+
+
+def season_summary_json(season: Season) -> dict[str, Any]:
+    """A season as a list shows it: its settings, from its row alone."""
+    points = season.points
+    return {
+        "id": str(season.pk),
+        "name": season.name,
+        "format": season.format or None,
+        "counting": {"best": season.best},
+        "points": points if points == FIELD else {"by_place": [float(p) for p in points]},
+        "published": season.published,
+        "closed": season.closed,
+        "created_at": season.created_at.isoformat(),
+    }
+
+
+def season_json(season: Season, user: Any) -> dict[str, Any]:
+    """A season as the API shows it: its settings, its stream's version and the evenings
+    ``user`` may read (by date)."""
+    heads = season_standings.readable_evenings(user, season_standings.evening_heads(season))
+    version = Stream.objects.filter(pk=season.pk).values_list("version", flat=True).first()
+    return {
+        **season_summary_json(season),
+        "evenings": [
+            {"tournament": str(h.tournament), "name": h.name, "date": h.date} for h in heads
+        ],
+        "version": version or 0,
     }

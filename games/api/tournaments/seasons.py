@@ -32,7 +32,7 @@ from games.api.tournaments.directing import NewestFirst
 from games.rules.errors import IllegalEvent
 from games.store.models import Season
 from games.tournaments import season_standings as reads
-from games.tournaments import seasons
+from games.tournaments import seasons, shapes
 
 # The service's refusal of an evening that is not in the season: for a DELETE of that evening's
 # URL, a thing that is not there (404).
@@ -60,7 +60,7 @@ class SeasonView(QueryChecked, APIView):
     def season_answer(self, request: Request, pk: uuid.UUID, status_code: int) -> Response:
         """The season after a write (the writer, a director, reads any season)."""
         season = Season.objects.get(pk=pk)
-        return Response(reads.season_json(season, request.user), status=status_code)
+        return Response(shapes.season_json(season, request.user), status=status_code)
 
 
 class SeasonList(SeasonView):
@@ -75,7 +75,7 @@ class SeasonList(SeasonView):
         rows = Season.objects.filter(reads.season_readable(request.user))
         paginator = NewestFirst()
         page = paginator.paginate_queryset(rows, request, view=self) or []
-        return paginator.get_paginated_response([reads.season_summary_json(s) for s in page])
+        return paginator.get_paginated_response([shapes.season_summary_json(s) for s in page])
 
     @extend_schema(request=answers.SeasonCreate, responses={201: answers.SeasonAnswer})
     def post(self, request: Request) -> Response:
@@ -89,7 +89,7 @@ class SeasonDetail(SeasonView):
     @extend_schema(responses={200: answers.SeasonAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         season = self.readable(request, pk)
-        return Response(reads.season_json(season, request.user))
+        return Response(shapes.season_json(season, request.user))
 
 
 class SeasonStandings(SeasonView):
