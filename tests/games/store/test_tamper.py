@@ -18,7 +18,6 @@ import pathlib
 import pickle
 import stat
 import struct
-import timeit
 import uuid
 from pathlib import Path
 from typing import Any
@@ -238,22 +237,20 @@ def test_the_snapshot_mac_is_django_salted_hmac_sha256_of_format_version_stream_
     assert pickle.loads(body) == (folded.header, folded.state)
 
 
-def test_the_snapshot_mac_costs_little_beside_the_pickle() -> None:
-    # given the state the append path packs after every event
+def test_the_snapshot_mac_derives_its_key_once_not_per_snapshot() -> None:
+    # given the state the append path packs after every event (its cost is part of every
+    # append bench/append.py measures; a timed test here failed on a loaded machine)
     game = new_game()
     folded = play(game, 6)
-
-    def best(function: Any) -> float:
-        return min(timeit.repeat(function, number=2000, repeat=7)) / 2000
-
-    # when both are timed (the best of seven runs, per call)
-    pickled = best(lambda: pickle.dumps((folded.header, folded.state), pickle.HIGHEST_PROTOCOL))
-    packed = best(lambda: folding.pack(folded, game))
-
-    # then the MAC adds a few microseconds at most
-    size = len(folding.pack(folded, game))
-    print(f"pickle {pickled * 1e6:.1f} us, pack {packed * 1e6:.1f} us, {size} bytes")
-    assert packed - pickled < max(10e-6, 0.5 * pickled)
+    snapshots._hmac_pads.cache_clear()
+    # when a hundred snapshots are packed
+    packed = [folding.pack(folded, game) for _ in range(100)]
+    # then the key's pads were hashed once, each snapshot costing one pass over its pickle, and
+    # the MAC adds its 32 bytes and nothing else
+    info = snapshots._hmac_pads.cache_info()
+    assert (info.misses, info.hits) == (1, 99)
+    assert len(packed[0]) == 32 + len(packed[0][32:]) and len(set(packed)) == 1
+    assert pickle.loads(packed[0][32:]) == (folded.header, folded.state)
 
 
 # --- 2. signed checkpoints ------------------------------------------------------------------------
