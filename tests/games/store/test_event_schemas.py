@@ -25,6 +25,7 @@ from games.rules.errors import IllegalEvent, RuleError
 from games.rules.events import SERVICE_ONLY
 from games.store import event_types
 from games.tournaments.core import events as tournament_events
+from games.tournaments.core.season import events as season_events
 
 RULES_DIR = Path(__file__).resolve().parents[3] / "games" / "rules"
 TYPE_NAME = re.compile(r"^[a-z_]+\.[a-z_]+$")
@@ -106,9 +107,10 @@ def test_every_type_a_game_or_match_format_takes_declares_its_data() -> None:
 
 def test_every_declared_type_is_taken_by_a_game_or_written_by_the_service() -> None:
     taken = set().union(*taken_types().values())
-    # A tournament's events are folded by games.tournaments.core.fold, not by a game's rules; the
-    # register's by the store.
-    taken |= set(tournament_events.EVENT_SHAPES) | {"player.registered", "player.merged"}
+    # A tournament's events are folded by games.tournaments.core.fold, not by a game's rules; a
+    # season's by games.tournaments.core.season.state; the register's by the store.
+    taken |= set(tournament_events.EVENT_SHAPES) | set(season_events.EVENT_SHAPES)
+    taken |= {"player.registered", "player.merged"}
     # A table's result.confirmed is taken by every match (the store's match engine), for its
     # tournament to count.
     stale = (
