@@ -215,32 +215,35 @@ def readable_evenings(user: Any, heads: Sequence[H]) -> list[H]:
     return [h for h in heads if not reading.tournament_hidden(user, h.tournament, h.published)]
 
 
-def _places(head: Head) -> tuple[dict[int, int], int, dict[int, str]]:
-    """The evening's places after its last complete round, its field, and its players' names:
-    a player counts in it once he played a round there (a table or a bye)."""
+def _ranks(head: Head) -> tuple[dict[int, int], dict[int, str]]:
+    """The ranks of the evening's field in its standings after its last complete round, and its
+    players' names: a player is in the field once he played a round there (a table or a bye)."""
     stream = Stream.objects.get(pk=head.tournament)
     state = folding.load(stream).state
     done = state.last_complete
     if done == 0:
-        return {}, 0, {}
+        return {}, {}
     table = rounds.standings_at(state, done)
     played = [row for row in table.rows if row.played > 0 or row.points > 0]
     names = {e.player: e.name for e in state.entries}
-    return {row.player: row.rank for row in played}, len(played), names
+    return {row.player: row.rank for row in played}, names
 
 
 def _evening(
     head: Head, shown: tuple[str, str], merges: dict[int, int]
 ) -> tuple[counting.Evening, dict[int, str]]:
     """The evening as the season counts it (``shown``: its name and date)."""
-    places, field, names = _PLACES.get_or_make(
-        (head.tournament, head.version, head.head_hash), lambda: _places(head)
+    ranks, names = _PLACES.get_or_make(
+        (head.tournament, head.version, head.head_hash), lambda: _ranks(head)
     )
-    merged: dict[int, int] = {}
-    for player, place in places.items():
+    best: dict[int, int] = {}
+    for player, rank in ranks.items():
         into = _final(player, merges)
-        merged[into] = min(place, merged.get(into, place))  # two entries of one player: his best
-    evening = counting.Evening(str(head.tournament), *shown, merged, field)
+        best[into] = min(rank, best.get(into, rank))  # two entries of one player: his best
+    # Placed among the field alone: the table also ranks entrants who never played, and a
+    # merged player's second entry is no one else's place.
+    places = counting.placed(best)
+    evening = counting.Evening(str(head.tournament), *shown, places, len(places))
     return evening, names
 
 

@@ -3,7 +3,7 @@ checked against standings worked out by hand."""
 
 from __future__ import annotations
 
-from games.tournaments.core.season.counting import Evening, evening_points, standings
+from games.tournaments.core.season.counting import Evening, evening_points, placed, standings
 from games.tournaments.core.season.state import FIELD
 
 A, B, C, D, E = 1, 2, 3, 4, 5
@@ -93,3 +93,28 @@ def test_a_player_absent_from_an_evening_has_no_result_for_it() -> None:
     rows = standings([evening(1, {A: 1, B: 2}), evening(2, {A: 1})], FIELD, 2)
     bob = next(r for r in rows if r.player == B)
     assert [r.tournament for r in bob.results] == ["t1"] and bob.evenings == 1
+
+
+def test_an_evenings_field_is_placed_among_itself_not_among_the_whole_table() -> None:
+    # given an evening's table of five whose 3rd (an entrant who withdrew before playing, on
+    # nothing at all) ranks above a player who played, lost and has a negative difference, and
+    # whose 1st and 4th entries turned out to be one player, merged
+    ranks = {A: 1, B: 2, D: 4, E: 5}  # C, ranked 3rd, never played: not in the field
+    merged = {A: 1, B: 2, E: 5}  # D merged into A: A keeps his better rank
+    # when each is placed among the field
+    # then the places close up: nobody is 5th of 4, or 4th of 3
+    assert placed(ranks) == {A: 1, B: 2, D: 3, E: 4}
+    assert placed(merged) == {A: 1, B: 2, E: 3}
+    # and players sharing a rank share the place
+    assert placed({A: 1, B: 1, D: 4, E: 4}) == {A: 1, B: 1, D: 3, E: 3}
+
+
+def test_a_by_place_table_of_decimals_counts_exactly() -> None:
+    # given a table 1, 0.3, 0.2, 0.1: A is 3rd and 4th (0.2 + 0.1), B 2nd once (0.3)
+    first = evening(1, {D: 1, B: 2, A: 3, E: 4})
+    second = evening(2, {D: 1, E: 2, C: 3, A: 4})
+    # when the season counts every evening
+    rows = {row.player: row for row in standings([first, second], [1, 0.3, 0.2, 0.1], None)}
+    # then A and B are level on 0.3 (not 0.30000000000000004 against 0.3) and share the place
+    assert rows[A].points == rows[B].points == 0.3
+    assert rows[A].place == rows[B].place

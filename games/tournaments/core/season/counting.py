@@ -10,6 +10,7 @@ the points of every evening he played, counted or not; players level on all thre
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -52,6 +53,14 @@ class Row:
     results: tuple[Result, ...]
 
 
+def placed(ranks: Mapping[int, int]) -> dict[int, int]:
+    """Competition places among these players from their ranks in a larger table: 1 plus the
+    number of them ranked strictly better. An evening's table also ranks entrants who never
+    played (and, once two players are merged, a duplicate), who are not in its field."""
+    order = sorted(ranks.values())
+    return {player: 1 + bisect.bisect_left(order, rank) for player, rank in ranks.items()}
+
+
 def evening_points(evening: Evening, scheme: str | Sequence[float]) -> dict[int, Fraction]:
     """Each player's season points for ``evening``: shared places share what they cover."""
     sharing: dict[int, int] = {}
@@ -67,8 +76,10 @@ def evening_points(evening: Evening, scheme: str | Sequence[float]) -> dict[int,
 def _place_points(place: int, field: int, scheme: str | Sequence[float]) -> Fraction:
     if scheme == FIELD:
         return Fraction(max(field - place + 1, 0))
-    table = [float(p) for p in scheme]
-    return Fraction(table[place - 1]) if place <= len(table) else Fraction(0)
+    # Through its decimal text: Fraction(0.3) is the float's binary value, and 0.2 + 0.1 would
+    # then beat 0.3 on a tie-break.
+    table = [Fraction(str(p)) for p in scheme]
+    return table[place - 1] if place <= len(table) else Fraction(0)
 
 
 def standings(
