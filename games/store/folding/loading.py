@@ -17,7 +17,7 @@ from games.rules.shapes import ShapeError
 from games.store import event_types, journal
 from games.store.folding.engines import Folded, engine_for, engine_step, fold_events, fold_on
 from games.store.folding.snapshots import from_own_snapshot, pack, unpack, unpack_bytes
-from games.store.models import Stream
+from games.store.models import Stream, Tournament
 
 
 def refold(stream: Stream, upto: int | None = None) -> Folded:
@@ -64,6 +64,11 @@ def save(
     stream.snapshot = pack(after, stream.pk)
     stream.snapshot_version = stream.version
     stream.save(update_fields=["version", "head_hash", "status", "snapshot", "snapshot_version"])
+    if stream.category == Stream.Category.TOURNAMENT:
+        # Its row's copy of the head, in the same transaction (a season's standings read it).
+        Tournament.objects.filter(pk=stream.pk).update(
+            head_version=stream.version, head_hash=stream.head_hash
+        )
     journal.keep_past(stream.pk, stream.version, stream.snapshot)
     return journal.read(row)
 

@@ -67,6 +67,11 @@ class Tournament(models.Model):
     current_round = models.PositiveSmallIntegerField(default=0)
     published = models.BooleanField(default=True, verbose_name="public")
     created_at = models.DateTimeField(auto_now_add=True, verbose_name="created")
+    # Its stream's head, copied by the store in the transaction of each of its events
+    # (games.store.folding.save): a season's standings read forty evenings' heads on every
+    # request, and these narrow rows cost a fraction of forty probes into the streams.
+    head_version = models.PositiveIntegerField(default=0, editable=False)
+    head_hash = models.CharField(max_length=64, default="", editable=False)
     # The season it counts in, if any: a projection of the season's stream (an evening belongs
     # to one season), rewritten by games.tournaments.seasons.
     season = models.ForeignKey(

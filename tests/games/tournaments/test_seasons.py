@@ -146,6 +146,12 @@ def test_a_correction_to_an_evening_changes_the_season_at_once(director: Any) ->
     # and the old ETag no longer holds
     again = director.get(f"{SEASONS}{made['id']}/standings/", HTTP_IF_NONE_MATCH=before["ETag"])
     assert again.status_code == 200 and again["ETag"] != before["ETag"]
+    # and every evening's row holds its stream's head, which the standings' ETag is made of
+    heads = Tournament.objects.filter(pk__in=evenings).values_list(
+        "head_version", "head_hash", "stream__version", "stream__head_hash"
+    )
+    assert all(version == own and head == own_head for version, head, own, own_head in heads)
+    assert all(version > 1 for version, *_ in heads)
 
 
 def test_a_player_who_withdrew_before_the_first_round_has_no_place_in_that_evening(
