@@ -26,7 +26,7 @@ from games.api.http.conditional import conditional, etag_of
 from games.api.http.query import QueryChecked
 from games.api.http.renderers import BrowsableAPIRenderer, JsonTextRenderer
 from games.api.players import LIMIT_PARAM
-from games.api.schema import answers
+from games.api.schema import seasons as season_answers
 from games.api.streams import CURSOR, PAGE_PARAMS
 from games.api.tournaments.directing import NewestFirst
 from games.rules.errors import IllegalEvent
@@ -69,7 +69,7 @@ class SeasonList(SeasonView):
     @extend_schema(
         operation_id="v1_seasons_list",
         parameters=[CURSOR, LIMIT_PARAM],
-        responses={200: answers.SeasonList},
+        responses={200: season_answers.SeasonList},
     )
     def get(self, request: Request) -> Response:
         rows = Season.objects.filter(reads.season_readable(request.user))
@@ -77,7 +77,9 @@ class SeasonList(SeasonView):
         page = paginator.paginate_queryset(rows, request, view=self) or []
         return paginator.get_paginated_response([shapes.season_summary_json(s) for s in page])
 
-    @extend_schema(request=answers.SeasonCreate, responses={201: answers.SeasonAnswer})
+    @extend_schema(
+        request=season_answers.SeasonCreate, responses={201: season_answers.SeasonAnswer}
+    )
     def post(self, request: Request) -> Response:
         season = seasons.season_create(
             spec=bodies.checked_body(request), user=request.user, meta=bodies.client_meta(request)
@@ -86,7 +88,7 @@ class SeasonList(SeasonView):
 
 
 class SeasonDetail(SeasonView):
-    @extend_schema(responses={200: answers.SeasonAnswer})
+    @extend_schema(responses={200: season_answers.SeasonAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         season = self.readable(request, pk)
         return Response(shapes.season_json(season, request.user))
@@ -98,7 +100,7 @@ class SeasonStandings(SeasonView):
     kept per fingerprint, rendered once per URL (answer_cache), never rebuilt per request: a
     kept answer costs one statement (the season's row and every head it depends on)."""
 
-    @extend_schema(responses={200: answers.SeasonStandingsAnswer})
+    @extend_schema(responses={200: season_answers.SeasonStandingsAnswer})
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         found = reads.standings_for(pk, request.user)
         if found is None:
@@ -117,9 +119,11 @@ class SeasonStandings(SeasonView):
 class SeasonTournaments(SeasonView):
     """``POST {"tournament": "<id>", "reason"?}``: an evening joins the season."""
 
-    @extend_schema(request=answers.SeasonTournamentAdd, responses={201: answers.SeasonAnswer})
+    @extend_schema(
+        request=season_answers.SeasonTournamentAdd, responses={201: season_answers.SeasonAnswer}
+    )
     def post(self, request: Request, pk: uuid.UUID) -> Response:
-        body = bodies.checked_body(request, answers.SeasonTournamentAdd)
+        body = bodies.checked_body(request, season_answers.SeasonTournamentAdd)
         seasons.tournament_add(
             season_id=pk,
             tournament_id=body["tournament"],
@@ -152,9 +156,9 @@ class SeasonTournament(SeasonView):
 class SeasonClose(SeasonView):
     """``POST {"reason"?}``: the season is over; its evenings stay as they are."""
 
-    @extend_schema(request=answers.SeasonClose, responses={200: answers.SeasonAnswer})
+    @extend_schema(request=season_answers.SeasonClose, responses={200: season_answers.SeasonAnswer})
     def post(self, request: Request, pk: uuid.UUID) -> Response:
-        body: dict[str, Any] = bodies.checked_body(request, answers.SeasonClose)
+        body: dict[str, Any] = bodies.checked_body(request, season_answers.SeasonClose)
         seasons.season_close(
             season_id=pk,
             user=request.user,
