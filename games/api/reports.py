@@ -35,7 +35,7 @@ from games.api.http.query import QueryChecked
 from games.api.http.renderers import CsvRenderer, HtmlRenderer, JSONRenderer
 from games.api.streams import StreamView
 from games.store.models import Season, Stream, Tournament
-from games.tournaments import season_standings
+from games.tournaments import reading
 from scoring import selectors
 from scoring.documents import printing
 
@@ -223,7 +223,7 @@ class PlayerSlip(TournamentDocument):
 
 
 class SeasonStandings(DocumentMixin, APIView):
-    """A season's standings, read as the season is (``season_standings.season_hidden``): 404
+    """A season's standings, read as the season is (``reading.season_hidden``): 404
     for a reader who may not read it. The paper counts the published evenings only, whoever
     reads it: one stored file serves all its readers."""
 
@@ -234,7 +234,7 @@ class SeasonStandings(DocumentMixin, APIView):
         """The season's standings, how they count, and each player's evenings (counted ones
         marked), from its published evenings."""
         season = Season.objects.filter(pk=pk).first()
-        if season is None or season_standings.season_hidden(request.user, season):
+        if season is None or reading.season_hidden(request.user, season):
             raise Http404
         document = _or_404(printing.SeasonStandings, pk)
         return self.serve(request, document, rendering, "season-standings")

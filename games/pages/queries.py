@@ -17,7 +17,7 @@ from games.store.models import (
     Tournament,
     TournamentTable,
 )
-from games.tournaments.season_standings import season_readable
+from games.tournaments.reading import season_readable
 from scoring import selectors
 from scoring.documents import labels
 from scoring.models import GameSummary

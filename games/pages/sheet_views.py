@@ -29,7 +29,7 @@ from games.rules.events import GAME_SCORED
 from games.store import folding, shared_cache
 from games.store.journal import VersionConflict
 from games.store.models import Match, Stream, Tournament
-from games.tournaments import season_standings
+from games.tournaments import reading
 from games.tournaments.shapes import (
     round_json,
     settlement_json,
@@ -287,7 +287,7 @@ def tournament_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
 def _season_of(request: HttpRequest, tournament: Tournament) -> dict[str, Any] | None:
     """The season the evening counts in, when the reader may read it (its page opens)."""
     season = tournament.season
-    if season is None or season_standings.season_hidden(request.user, season):
+    if season is None or reading.season_hidden(request.user, season):
         return None
     return {"id": season.pk, "name": season.name}
 

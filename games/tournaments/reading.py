@@ -9,6 +9,9 @@ condition on streams (``play_readable``, and ``play_readable_sql`` for statement
 hand) or for one stream (``play_hidden``). Each reads the tournament's ``published`` flag where
 it asks, so publishing or unpublishing changes what every reader sees at once: nothing is
 copied onto the streams, nothing is kept.
+
+A season is read as its tournaments are (``season_readable``, ``season_hidden``): a published one
+by anyone, an unpublished one by its creator and the directors; its evenings each by this rule.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from django.db import connection
 from django.db.models import Exists, OuterRef, Q
 
 from games.play.permissions import is_director
-from games.store.models import Match, Stream, Tournament, TournamentEntry
+from games.store.models import Match, Season, Stream, Tournament, TournamentEntry
 
 # The reader's id where the SQL twin is compiled once; replaced by the reader's own in its
 # parameters. Never a user's id (ids start at 1).
@@ -120,3 +123,32 @@ def with_tournament(stream: Stream, published: bool | None) -> Stream:
         tournament = Tournament(stream_id=stream.in_tournament_id, published=published)
         Stream.in_tournament.field.set_cached_value(stream, tournament)
     return stream
+
+
+# --- a season -----------------------------------------------------------------------------------
+
+
+def season_readable(user: Any) -> Q:
+    """The seasons ``user`` may read: published ones; unpublished ones for their creator and
+    the directors."""
+    if user is None or not user.is_authenticated:
+        return Q(published=True)
+    if is_director(user):
+        return Q()
+    return Q(published=True) | Q(stream__created_by=user.pk)
+
+
+def season_hidden(user: Any, season: Season) -> bool:
+    """Whether ``user`` may not read ``season``: a query for its creator only when it is
+    unpublished and the reader no director."""
+    if season.published or is_director(user):
+        return False
+    creator = Stream.objects.filter(pk=season.pk).values_list("created_by", flat=True).first()
+    return season_hidden_given(user, False, creator)
+
+
+def season_hidden_given(user: Any, published: bool, created_by: int | None) -> bool:
+    """``season_hidden`` from the season's flag and creator, read already."""
+    if published or is_director(user):
+        return False
+    return user is None or not user.is_authenticated or created_by != user.pk

@@ -1,4 +1,5 @@
-"""A season's standings as its readers get them (API.md "Seasons"), and who may read a season.
+"""A season's standings as its readers get them (API.md "Seasons"); who may read a season is
+``games.tournaments.reading``'s to say.
 
 Each evening is read from its tournament's standings after its last complete round (its stream
 folded, from its snapshot), so a correction to it (a result adjusted, a table voided, a round
@@ -27,10 +28,8 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from django.db import connection
-from django.db.models import Q
 from django.utils import timezone
 
-from games.play.permissions import is_director
 from games.play.register import REGISTER_ID
 from games.store import folding
 from games.store.models import Player, Season, Stream, Tournament
@@ -85,26 +84,6 @@ class _Kept(OrderedDict[Hashable, Any]):
 _ANSWERS = _Kept(64)
 _PLACES = _Kept(2048)
 _COUNTED = _Kept(2048)
-
-
-# --- who reads a season -------------------------------------------------------------------------
-
-
-def season_readable(user: Any) -> Q:
-    """The seasons ``user`` may read: published ones; unpublished ones for their creator and
-    the directors."""
-    if user is None or not user.is_authenticated:
-        return Q(published=True)
-    if is_director(user):
-        return Q()
-    return Q(published=True) | Q(stream__created_by=user.pk)
-
-
-def season_hidden(user: Any, season: Season) -> bool:
-    if season.published or (user is not None and is_director(user)):
-        return False
-    created_by = Stream.objects.filter(pk=season.pk).values_list("created_by", flat=True).first()
-    return user is None or not user.is_authenticated or created_by != user.pk
 
 
 # --- the evenings -------------------------------------------------------------------------------
@@ -300,10 +279,8 @@ def _digest(season_id: uuid.UUID, evenings: Sequence[Head | EveningHead], heads:
 
 
 def hidden(user: Any, heads: Heads) -> bool:
-    """``season_hidden`` from the heads already read: no query."""
-    if heads.published or (user is not None and is_director(user)):
-        return False
-    return user is None or not user.is_authenticated or heads.created_by != user.pk
+    """``reading.season_hidden`` from the heads already read: no query."""
+    return reading.season_hidden_given(user, heads.published, heads.created_by)
 
 
 def standings_for(season_id: uuid.UUID, user: Any) -> tuple[str, dict[str, Any]] | None:

@@ -3,7 +3,7 @@ closed, and read with their standings.
 
 The tournaments context checks who may write (directors) and refuses what does not fit
 (games.tournaments.seasons); who may read a season is its answer too
-(games.tournaments.season_standings: ``season_readable``, ``season_hidden``: a hidden season is
+(games.tournaments.reading: ``season_readable``, ``season_hidden``: a hidden season is
 not there, 404). These views parse and answer with the season's shape.
 """
 
@@ -31,8 +31,8 @@ from games.api.streams import CURSOR, PAGE_PARAMS
 from games.api.tournaments.directing import NewestFirst
 from games.rules.errors import IllegalEvent
 from games.store.models import Season
+from games.tournaments import reading, seasons, shapes
 from games.tournaments import season_standings as reads
-from games.tournaments import seasons, shapes
 
 # The service's refusal of an evening that is not in the season: for a DELETE of that evening's
 # URL, a thing that is not there (404).
@@ -53,7 +53,7 @@ class SeasonView(QueryChecked, APIView):
 
     def readable(self, request: Request, pk: uuid.UUID) -> Season:
         season = Season.objects.get(pk=pk)
-        if reads.season_hidden(request.user, season):
+        if reading.season_hidden(request.user, season):
             raise Season.DoesNotExist
         return season
 
@@ -72,7 +72,7 @@ class SeasonList(SeasonView):
         responses={200: season_answers.SeasonList},
     )
     def get(self, request: Request) -> Response:
-        rows = Season.objects.filter(reads.season_readable(request.user))
+        rows = Season.objects.filter(reading.season_readable(request.user))
         paginator = NewestFirst()
         page = paginator.paginate_queryset(rows, request, view=self) or []
         return paginator.get_paginated_response([shapes.season_summary_json(s) for s in page])

@@ -16,7 +16,7 @@ from games.pages.live import following
 from games.pages.players import reading as player_reading
 from games.pages.seasons import presenting
 from games.store.models import Season
-from games.tournaments import season_standings
+from games.tournaments import reading, season_standings
 
 
 @require_GET
@@ -24,7 +24,7 @@ def season_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     """Standings explained, each player's evenings with the counted ones marked, and the chart
     of the leaders' season; 304 while nothing it shows has moved (its standings' fingerprint)."""
     season = get_object_or_404(Season, pk=pk)
-    if season_standings.season_hidden(request.user, season):
+    if reading.season_hidden(request.user, season):
         raise Http404("There is no such season.")
     fingerprint, answer = season_standings.standings_with_fingerprint(season, request.user)
     tag = following.season_tag(fingerprint, request.user)
