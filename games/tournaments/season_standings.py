@@ -38,8 +38,6 @@ from games.tournaments.core import rounds
 from games.tournaments.core.season import counting
 from games.tournaments.core.season import state as ss
 
-V = TypeVar("V")
-
 
 class _Kept(OrderedDict[Hashable, Any]):
     """The last ``size`` values made, by key, shared by a process's threads.
