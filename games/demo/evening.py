@@ -8,8 +8,10 @@ import uuid
 from typing import Any
 
 from games.play import services
+from games.rules.errors import RuleError
 from games.store.models import Season, Tournament
-from games.tournaments import creating, entries, rounds, seasons
+from games.tournaments import creating, entries, results, rounds, seasons
+from games.tournaments.core import events
 
 NAME = "Tuesday club evening"
 HIGH_LOW_WIN = [34, 0]  # a High-Low game won by the first seat (Appendix C.3); three win a match
@@ -31,6 +33,23 @@ def load_last_week(user: Any, names: list[str]) -> Tournament:
     tournament = _evening(user, LAST_WEEK, list(reversed(names)), rounds=1)
     _play_round(tournament, user, leave_last=False)
     return tournament
+
+
+def close_last_week(user: Any, tournament_id: Any) -> bool:
+    """Close last week's one round, so that its evening reads finished and leaves the open
+    scoreboards. Its tables' results come in as their matches close, after the load commits:
+    called once they have (``load_demo`` waits for them). False when a result is still missing."""
+    try:
+        results.correction_record(
+            tournament_id=tournament_id,
+            event_id=uuid.uuid5(uuid.NAMESPACE_URL, f"demo-close:{tournament_id}"),
+            type=events.ROUND_CLOSED,
+            data={"round": 1},
+            user=user,
+        )
+    except RuleError:
+        return False
+    return True
 
 
 def load_season(user: Any, evenings: list[Tournament]) -> Season:

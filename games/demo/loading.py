@@ -102,6 +102,7 @@ def load() -> dict[str, Any]:
         "sheets": sample_tables.load_sheets(user),
         "tables": sample_tables.load_live_tables(user, rng),
         "tournament": tonight.pk,
+        "last_week": last_week.pk,
         "season": evening.load_season(user, [last_week, tonight]).pk,
     }
 

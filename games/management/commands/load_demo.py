@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from games.access.models import ApiToken
-from games.demo import loading
+from games.demo import evening, loading
 from games.store import outbox
 
 
@@ -22,6 +22,9 @@ class Command(BaseCommand):
             # a broker) or a worker's: waited for here, or the command would end before them
             # and the evenings would show their finished tables still playing.
             outbox.publisher.join(timeout=60)
+            demo = get_user_model().objects.get(username=loading.DEMO_USER)
+            if not evening.close_last_week(demo, made["last_week"]):
+                self.stdout.write("Last week's evening still has a table playing: left open.")
             self.stdout.write(f"Loaded the demo club: match {made['match']}.")
         user = get_user_model().objects.get(username=loading.DEMO_USER)
         _token, key = ApiToken.objects.issue(user)  # a new one each time: keys are kept hashed

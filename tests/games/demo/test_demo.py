@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from games.demo import evening as demo_evenings
 from games.demo import loading
+from games.pages import queries
 from games.rules.events import MATCH_SETTLED
 from games.store import folding, journal
-from games.store.models import Season, Stream
+from games.store.models import Season, Stream, Tournament
 from games.tournaments import season_standings
 
 pytestmark = pytest.mark.django_db
@@ -43,5 +46,13 @@ def test_the_demo_club_loads_once_with_its_sheets_settled(
     assert standings["evenings"] == 2 and standings["counted_evenings"] == 1
     places = sorted(row["place"] for row in standings["rows"])
     assert len(places) == len(loading.PLAYERS) and places[0] == 1
+    # Last week's evening, once its round is closed, reads finished and leaves the scoreboards.
+    boards = [board["id"] for board in queries.open_scoreboards()]
+    assert made["last_week"] in boards and made["tournament"] in boards
+    demo = get_user_model().objects.get(username=loading.DEMO_USER)
+    assert demo_evenings.close_last_week(demo, made["last_week"])
+    assert Tournament.objects.get(pk=made["last_week"]).status == "finished"
+    assert [board["id"] for board in queries.open_scoreboards()] == [made["tournament"]]
+    assert season_standings.standings_json(season, None)["counted_evenings"] == 1
     call_command("load_demo")
     assert "already loaded" in capsys.readouterr().out
