@@ -39,5 +39,6 @@ def season_page(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
         "rows": rows,
         "linked": player_reading.listed_ids(request.user, [r["player"] for r in rows]),
         "chart": presenting.chart(answer, heads, season),
+        "follow_tag": tag,
     }
     return following.tagged(render(request, "scoring/pages/season.html", context), tag)

@@ -144,6 +144,27 @@ def test_an_open_tournament_page_follows_its_evening_into_and_out_of_the_season(
     assert again.status_code == 200 and link not in again.content.decode()
 
 
+def test_an_open_season_page_follows_its_standings(season: dict[str, Any]) -> None:
+    # given a visitor's open season page: its followed part names its own poll and tag
+    url = f"/seasons/{season['season'].pk}/"
+    first = Client().get(url)
+    html = first.content.decode()
+    assert f'data-follow-url="{url}"' in html
+    assert f'data-etag="{unescape(first["ETag"])}"' in unescape(html)
+    # while nothing moves, the page's poll (live.js, If-None-Match) is answered 304
+    assert Client().get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    # when an evening leaves the season, the next poll draws the standings anew
+    seasons.tournament_remove(
+        season_id=season["season"].pk, tournament_id=season["evenings"][0], user=season["director"]
+    )
+    deadline = time.monotonic() + 10
+    again = Client().get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    while again.status_code == 304 and time.monotonic() < deadline:
+        again = Client().get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200 and again["ETag"] != first["ETag"]
+    assert 'id="followed"' in again.content.decode()
+
+
 def test_a_closed_season_is_not_listed_on_the_home_page(season: dict[str, Any]) -> None:
     seasons.season_close(season_id=season["season"].pk, user=season["director"])
     home = Client().get("/").content.decode()
