@@ -1,6 +1,6 @@
 """Exports for other programs (API.md, docs/API.md "Exports"): a match's or a tournament's events
-as NDJSON, a player's finished games with their events, the match list as CSV, and a player's
-plays in the shape play-logging apps import.
+as NDJSON, a player's finished games with their events (those entered as sheet lines too), the
+match list as CSV, and a player's plays in the shape play-logging apps import.
 
 The export shapes are built here from the read models (and, for the NDJSON, the stored events
 as the event list shows them); the views in games/api/reads/exports.py parse, check and stream them.
@@ -24,7 +24,7 @@ from games.store import folding
 from games.store.journal import read
 from games.store.models import Event, Game, GameSeat, Match, MatchSeat, Player, Stream
 from scoring.documents.reports import FORMULA_LEADS
-from scoring.history import timeline
+from scoring.history import sheet_games, timeline
 from scoring.models import GameSummary, MatchStanding
 
 FINISHED = ("finished", "settled")
@@ -79,22 +79,29 @@ def _event_lines(streams: list[uuid.UUID]) -> Iterator[str]:
 
 # --- a player's finished games with their events ---------------------------------------------
 
-# Games read at once: their stream rows and all their events by two queries.
+# Games read at once: their stream rows and all their events by two queries (a sheet game's
+# line and its match's start by one more).
 GAMES_AT_ONCE = 100
 
+# A game of the export: a live game's id, or a game entered as a sheet line.
+PlayedGame = uuid.UUID | sheet_games.SheetGame
 
-def player_game_ids(
+
+def player_games(
     player_id: int,
     visible: Q,
+    match_visible: Q,
     *,
     kind: str | None = None,
     since: dt.datetime | None = None,
     until: dt.datetime | None = None,
     most: int,
-) -> list[uuid.UUID]:
-    """The player's finished games the reader may see (``visible``, leading to the stream, as
-    his history and statistics count them), games of live matches included, in the order they
-    finished (their last event), at most ``most``; ``since``/``until`` bound the finish."""
+) -> list[PlayedGame]:
+    """Every game the player played that the reader may see, as his statistics count them:
+    his finished games (``visible`` leading to the game's stream; games of live matches
+    included) and the games of his sheet matches (``match_visible`` leading to the match's
+    stream), in the order they finished (a game's last event, a sheet game's line), at most
+    ``most``; ``since``/``until`` bound the finish, ``kind`` the game kind."""
     seated = GameSeat.objects.filter(player=player_id).values("game_id")
     rows = GameSummary.objects.filter(visible, status="finished", game_id__in=seated)
     if kind is not None:
@@ -103,20 +110,43 @@ def player_game_ids(
         rows = rows.filter(updated_at__gte=since)
     if until is not None:
         rows = rows.filter(updated_at__lte=until)
-    return list(rows.order_by("updated_at", "game_id").values_list("game_id", flat=True)[:most])
+    live = rows.order_by("updated_at", "game_id").values_list("updated_at", "game_id")[:most]
+    sheet = sheet_games.player_sheet_games(
+        player_id, match_visible, kind=kind, since=since, until=until
+    )
+    # One order for both: the finish, then the id (a sheet game's match and number).
+    ordered: list[tuple[dt.datetime, str, int, PlayedGame]] = [
+        *((at, str(game_id), 0, game_id) for at, game_id in live),
+        *((game.finished_at, str(game.match), game.number, game) for game in sheet),
+    ]
+    ordered.sort(key=lambda item: item[:3])
+    return [item[3] for item in ordered[:most]]
 
 
-def games_with_events(ids: list[uuid.UUID]) -> Iterator[list[dict[str, Any]]]:
-    """Each game of ``ids`` as ``GET /api/v1/games/{id}/`` shows it, with ``events`` as
-    ``GET /api/v1/games/{id}/events/`` lists them, in batches of GAMES_AT_ONCE: a batch costs two
-    queries (its streams, their events) and a fold only where a snapshot is behind."""
-    for start in range(0, len(ids), GAMES_AT_ONCE):
-        batch = ids[start : start + GAMES_AT_ONCE]
-        streams = Stream.objects.in_bulk(batch)
-        events: dict[uuid.UUID, list[dict[str, Any]]] = defaultdict(list)
-        for row in Event.objects.filter(stream_id__in=batch).order_by("stream_id", "version"):
-            events[row.stream_id].append(event_json(read(row)))
-        yield [_game_with_events(streams[game_id], events[game_id]) for game_id in batch]
+def games_with_events(games: list[PlayedGame]) -> Iterator[list[dict[str, Any]]]:
+    """Each of ``games`` as its line: a live game as ``GET /api/v1/games/{id}/`` shows it, with
+    ``events`` as ``GET /api/v1/games/{id}/events/`` lists them; a sheet game as
+    ``sheet_games.sheet_lines`` writes it. In batches of GAMES_AT_ONCE: a batch costs two
+    queries for its live games (their streams, their events), two for its sheet games, and a
+    fold only where a snapshot is behind."""
+    for start in range(0, len(games), GAMES_AT_ONCE):
+        batch = games[start : start + GAMES_AT_ONCE]
+        ids = [game for game in batch if isinstance(game, uuid.UUID)]
+        sheet = [game for game in batch if isinstance(game, sheet_games.SheetGame)]
+        live = _live_lines(ids) if ids else {}
+        lines = sheet_games.sheet_lines(sheet) if sheet else {}
+        yield [
+            live[game] if isinstance(game, uuid.UUID) else lines[(game.match, game.number)]
+            for game in batch
+        ]
+
+
+def _live_lines(ids: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:
+    streams = Stream.objects.in_bulk(ids)
+    events: dict[uuid.UUID, list[dict[str, Any]]] = defaultdict(list)
+    for row in Event.objects.filter(stream_id__in=ids).order_by("stream_id", "version"):
+        events[row.stream_id].append(event_json(read(row)))
+    return {game_id: _game_with_events(streams[game_id], events[game_id]) for game_id in ids}
 
 
 def _game_with_events(stream: Stream, events: list[dict[str, Any]]) -> dict[str, Any]:

@@ -1,11 +1,14 @@
 """A player's statistics (API.md "Players": ``GET /api/v1/players/{id}/stats/``), per game kind.
 
 Read from the read models only, in a fixed number of queries whatever the player has played
-(four: his games' seats, their summaries, his bonuses, his matches' seats with their standings):
+(six: his games' seats, their summaries, his bonuses, his matches' seats with their standings,
+his sheet matches' standings and his seats at them):
 
-- ``games``: finished games of the kind he sat in (those of live matches included): played, won
-  (his total is the table's highest; every seat level on it wins, and a one-seat game such as
-  Solitaire is won by finishing it, as the rules' results say), and his average and best total;
+- ``games``: finished games of the kind he sat in (those of live matches included), and the games
+  of sheet matches, a sheet line each (``scoring.history.sheet_games``, which his games export
+  reads too): played, won (his total is the table's highest; every seat level on it wins, and a
+  one-seat game such as Solitaire is won by finishing it, as the rules' results say; a sheet
+  game's winners are the match rules' for its line), and his average and best total;
 - ``matches``: finished or settled matches of the format: played, won (his seat is among the
   standing's winners), average and best match total;
 - ``bonuses``: the bonuses he scored in those games, by kind (how many, how many points);
@@ -26,6 +29,7 @@ from typing import Any
 from django.db.models import F, Q
 
 from games.store.models import GameSeat, MatchSeat, Player
+from scoring.history import sheet_games
 from scoring.models import BonusAward, GameSummary, MatchStanding
 
 FINISHED_GAME = ("finished",)
@@ -57,6 +61,7 @@ def player_stats(player: Player, visible: Q, match_visible: Q) -> dict[str, Any]
     """The player's statistics per kind, sorted by kind."""
     kinds: dict[str, Kind] = defaultdict(Kind)
     _count_games(player.pk, visible, kinds)
+    _count_sheet_games(player.pk, match_visible, kinds)
     _count_matches(player.pk, match_visible, kinds)
     return {
         "player": {"id": player.pk, "name": player.name},
@@ -93,6 +98,20 @@ def _count_games(player_id: int, visible: Q, kinds: dict[str, Kind]) -> None:
     )
     for kind_name, bonus, points in bonuses.values_list("game__kind", "kind", "points"):
         kinds[kind_name].bonuses[bonus].append(points)
+
+
+def _count_sheet_games(player_id: int, visible: Q, kinds: dict[str, Kind]) -> None:
+    """The games of his sheet matches the reader may see, whatever the match's status: each
+    line entered is a game played. They meet in the match itself (head to head), as a live
+    match's games do; a sheet gives totals only, so no bonus and no rating of a game."""
+    rows = sheet_games.standings(player_id, visible)
+    held = sheet_games.seats_held(player_id, rows)
+    for match_id, format, games in rows.values_list("match_id", "format", "games"):
+        kind = kinds[format]
+        for game in sheet_games.games_of(games):
+            for seat in held[match_id]:
+                kind.game_totals.append(game["scores"][seat])
+                kind.games_won += seat in game["winners"]
 
 
 def _count_matches(player_id: int, visible: Q, kinds: dict[str, Kind]) -> None:

@@ -40,7 +40,16 @@ def test_matches_played_won_average_best_and_head_to_head(
     singles = kind_of(body, "scarney-singles")
     # 128 (third) and 313 (first, with the 100-point match bonus): (128 + 313) / 2 = 220.5
     assert singles["matches"] == {"played": 2, "won": 1, "average": 220.5, "best": 313}
-    assert singles["games"] == {"played": 0, "won": 0, "average": None, "best": None}
+    # every line of the sheets is a game, the match in progress's too (its recorder reads it):
+    # her scores from seat 0, from seat 2, and the first line from seat 0 again; none is won, as
+    # the rules say of a Singles game (only the match has a winner)
+    totals = [line[0] for line in SHEET] + [line[2] for line in SHEET] + [SHEET[0][0]]
+    assert singles["games"] == {
+        "played": 11,
+        "won": 0,
+        "average": round(sum(totals) / 11, 1),
+        "best": max(totals),
+    }
     # Bob never won: one draw (neither won, Cid did) and one win; Cid: one loss, one win.
     assert [
         (h["name"], h["played"], h["won"], h["lost"], h["drawn"]) for h in singles["head_to_head"]
@@ -79,6 +88,7 @@ def test_without_a_login_only_finished_public_rows_count(
 ) -> None:
     body = anon.get(f"/api/v1/players/{evening['ann'].pk}/stats/").json()
     assert kind_of(body, "scarney-singles")["matches"]["played"] == 2
+    assert kind_of(body, "scarney-singles")["games"]["played"] == 10  # not the match in progress
     assert anon.get("/api/v1/players/999999/stats/").status_code == 404
     assert anon.get(f"/api/v1/players/{evening['ann'].pk}/stats/?x=1").status_code == 400
 

@@ -112,18 +112,23 @@ class PlayerGamesNdjson(QueryChecked, APIView):
         parameters=[FINISHED_SINCE, FINISHED_UNTIL, GAME_KIND, GAMES_MAX], responses=NDJSON
     )
     def get(self, request: Request, pk: int) -> StreamingHttpResponse:
-        """The player's finished games, one a line in the order they finished: each as
-        ``GET /api/v1/games/{id}/`` shows it, with its ``events`` as its event list shows them.
-        The games you may see, as his history and statistics count them (without a login,
-        finished public ones)."""
+        """Every game the player played, one JSON object a line in the order they finished: a
+        game played live as ``GET /api/v1/games/{id}/`` shows it, with its ``events`` as its
+        event list shows them; a game entered as a line of a sheet match (no game of its own)
+        with the same fields, ``id``, ``version``, ``turn`` and ``legal_events`` null, no
+        position fields, ``scores`` without itemised bonuses, and its own ``game`` (its number),
+        ``entry`` ("sheet"), ``finished_at`` (when the line was entered), ``players``, ``winner``
+        and ``events`` (the line's ``game.scored``). The games you may see, as his statistics
+        count them (without a login, those of finished public games and matches)."""
         check_listed(request, pk)
         player = player_of(pk)
         kind = request.query_params.get("kind")
         if kind is not None and kind not in registry.kinds():
             raise bad_value("kind", "not a game kind (GET /api/v1/games/ lists them by kind).")
-        ids = exports.player_game_ids(
+        games = exports.player_games(
             player.pk,
             selectors.visible(request.user, "game__stream__"),
+            selectors.visible(request.user, "match__stream__"),
             kind=kind,
             since=_time_param(request, "since"),
             until=_time_param(request, "until"),
@@ -132,7 +137,7 @@ class PlayerGamesNdjson(QueryChecked, APIView):
         renderer = JSONRenderer()
         lines = (
             b"".join(renderer.render(game) + b"\n" for game in batch)
-            for batch in exports.games_with_events(ids)
+            for batch in exports.games_with_events(games)
         )
         return StreamingHttpResponse(lines, content_type="application/x-ndjson")
 
