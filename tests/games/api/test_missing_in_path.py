@@ -38,6 +38,7 @@ def missing(seeded: Seeded) -> list[tuple[str, str]]:
         ("delete", f"/api/v1/games/{NOWHERE}/keepers/kim/"),
         ("get", f"/api/v1/matches/{NOWHERE}/"),
         ("get", "/api/v1/players/999999/"),
+        ("post", "/api/v1/players/999999/merge/"),
         ("get", f"/api/v1/tournaments/{NOWHERE}/"),
         ("get", f"/api/v1/tournaments/{cup}/rounds/9/"),
         ("post", f"/api/v1/tournaments/{cup}/rounds/9/tables/1/code/"),
@@ -72,8 +73,11 @@ def test_every_missing_path_resource_is_404_with_a_code(director: tuple[Any, API
     user, client = director
     seeded = seed(user)
     answers = {}
+    # A body that would do, so that only the path is wrong (a merge's ``into`` is there).
+    merge = {"into": seeded.player, "reason": "the same person"}
     for method, path in missing(seeded):
-        answer = getattr(client, method)(path)
+        body = merge if path.endswith("/merge/") else None
+        answer = getattr(client, method)(path, body, format="json")
         json = answer["Content-Type"].startswith("application/json")
         code = answer.json().get("code") if json else None
         answers[(method, path)] = (answer.status_code, code)
