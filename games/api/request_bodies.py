@@ -73,10 +73,19 @@ class TextUUIDField(serializers.UUIDField):
         return super().to_internal_value(data)
 
 
+# The most seats any kind (or format) takes: a longer list is no game's, refused here (400); a
+# count within it that the kind does not take is its rules' to refuse (422 game.bad_seats). The
+# schema gives each kind its own bounds (games.api.schema.declared).
+MOST_SEATS = max(
+    [registry.get(kind).max_seats for kind in registry.kinds()]
+    + [registry.match_rules(name).max_seats for name in registry.formats()]
+)
+
+
 class GameCreate(Closed):
     kind = KindField(max_length=60)
     # A list field, so that the schema carries maxItems too.
-    seats = serializers.ListField(child=SeatSpec(), required=False, max_length=16)
+    seats = serializers.ListField(child=SeatSpec(), required=False, max_length=MOST_SEATS)
     ruleset = serializers.DictField(required=False, default=dict)
     setup = serializers.DictField(required=False, default=dict)
     match = TextUUIDField(required=False, allow_null=True)
@@ -95,7 +104,7 @@ class EventCreate(Closed):
 
 class MatchCreate(Closed):
     format = FormatField(max_length=60)
-    players = serializers.ListField(child=SeatSpec(), max_length=16)
+    players = serializers.ListField(child=SeatSpec(), max_length=MOST_SEATS)
     teams = serializers.ListField(required=False, default=list, max_length=16)
     ruleset = serializers.DictField(required=False, default=dict)
     entry = serializers.ChoiceField(choices=["live", "sheet"], required=False, default="live")

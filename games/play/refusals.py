@@ -15,7 +15,7 @@ from typing import Any
 from django.conf import settings
 
 from games.play.permissions import NotPermitted
-from games.rules.errors import RuleError, StateConflict
+from games.rules.errors import NotThere, RuleError, StateConflict
 from games.rules.shapes import (
     Boolean,
     Integer,
@@ -135,6 +135,8 @@ def refusal_of(error: Exception, *, what: str | None = None) -> Refusal | None:
     """
     if isinstance(error, RuleError):
         status = 409 if isinstance(error, StateConflict) else 422
+        if isinstance(error, NotThere):
+            status = 404
         facts = {k: v for k, v in error.data.items() if k not in ("code", "detail")}
         return Refusal(status, error.code, error.message, facts)
     if isinstance(error, NotPermitted):

@@ -79,8 +79,11 @@ def player_merge(
         raise BadSetup("tournament.reason_required", "A merge says why: send a reason.")
     _lock()  # merges one at a time: two crossing merges must not make a loop
     source = Player.objects.filter(pk=player).first()
+    if source is None:
+        # The player merged away is the address's (``/players/{id}/merge/``): not there, 404.
+        raise Player.DoesNotExist(f"There is no player {player}.")
     target = Player.objects.filter(pk=into).first() if isinstance(into, int) else None
-    if source is None or target is None:
+    if target is None:
         raise BadSetup("seat.unknown_player", "Both players must exist to be merged.")
     if source.pk == target.pk or source.merged_into_id or target.merged_into_id:
         raise BadSetup(

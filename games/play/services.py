@@ -19,7 +19,7 @@ from games.play import appending, permissions
 from games.play.register import player_resolve
 from games.rules import registry
 from games.rules.base import make_ruleset, ruleset_as_dict
-from games.rules.errors import BadSetup, IllegalEvent, RuleError
+from games.rules.errors import BadSetup, IllegalEvent, NotThere, RuleError
 from games.rules.events import (
     GAME_STARTED,
     MATCH_RATED,
@@ -324,7 +324,7 @@ def keepers_change(
     named = _users_named(add)
     permissions.check_not_code_keepers(named)
     stream.keepers.add(*named)
-    stream.keepers.remove(*_users_named(remove))
+    stream.keepers.remove(*_keepers_named(stream, remove))
     return _recorders_json(Stream.objects.select_related("created_by").get(pk=stream_id))
 
 
@@ -333,6 +333,15 @@ def _users_named(names: Sequence[str]) -> list[Any]:
     for name in names:
         if name not in found:
             raise BadSetup("keeper.unknown_user", f"There is no user {name!r} to name as keeper.")
+    return [found[name] for name in names]
+
+
+def _keepers_named(stream: Stream, names: Sequence[str]) -> list[Any]:
+    """The keepers to drop: each must be one (the address names him: 404 otherwise)."""
+    found = {u.get_username(): u for u in stream.keepers.filter(username__in=names)}
+    for name in names:
+        if name not in found:
+            raise NotThere("keeper.not_found", f"{name!r} is not a keeper here.")
     return [found[name] for name in names]
 
 

@@ -37,3 +37,8 @@ class BadSetup(RuleError):
 class StateConflict(IllegalEvent):
     """The event fits, but not yet: what it waits for is still under way (HTTP 409), as a round
     that cannot be paired while a table of the last one still plays."""
+
+
+class NotThere(RuleError):
+    """What the request's address names is not there (HTTP 404 with its code), as a keeper to
+    drop who is not one: a thing of the path, where one of the body is the rules' 422."""

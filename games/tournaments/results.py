@@ -53,6 +53,8 @@ def correction_record(
         )
     data = canonical(data)
     event_types.check_data(type, data)
+    # Before a resent id is answered with its event: a body is checked whole, as a game's move.
+    event_types.check_meta(canonical(meta or {}))
     with transaction.atomic():
         stream = recording.lock(tournament_id)
         replay = _replay_of(stream, event_id, type, data)

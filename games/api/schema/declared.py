@@ -9,7 +9,11 @@ put into the schema here, after drf-spectacular has made it:
 - an event's body (``EventCreateRequest``), an event as the lists show it (``EventAnswer``) and a
   legal move (``MoveAnswer``) are each one of a component per type, discriminated by ``type``,
   whose ``data`` is the type's declared data; ``meta`` is ``EventMeta`` with its known keys;
-- the house rules and setups of requests and matches are any of the kinds' (or formats');
+- starting a game (``GameCreateRequest``) or a match (``MatchCreateRequest``) is one of a
+  component per kind (per format), discriminated by ``kind`` (``format``): each with the seats
+  its rules take (``minItems``/``maxItems``), its own house rules and its own setup, so that a
+  client that checks a body against the schema refuses what the rules refuse for its shape;
+- the house rules of matches' answers and tournaments are any of the formats';
 - an error (``Error``) carries the facts of games/play/refusals.py, each typed;
 - every object of an answer is closed (``additionalProperties: false``): the answers carry exactly
   their fields, which schemathesis checks against the live server.
@@ -54,6 +58,8 @@ def type_in(schemas: dict[str, Any]) -> None:
     _tournament_events(schemas)
     _moves(schemas)
     _games(schemas)
+    _game_bodies(schemas)
+    _match_bodies(schemas)
     _rulesets_and_setups(schemas)
     _error(schemas)
     _match_games(schemas)
@@ -161,24 +167,71 @@ def _games(schemas: dict[str, Any]) -> None:
     schemas["GameAnswer"] = _union("kind", members, game.get("description", ""))
 
 
+def _seats(base: dict[str, Any], rules: Any, doc: str) -> dict[str, Any]:
+    """The seats (players) a kind or format takes: as many as its rules (game.bad_seats)."""
+    return {**base, "minItems": rules.min_seats, "maxItems": rules.max_seats, "description": doc}
+
+
+def _game_bodies(schemas: dict[str, Any]) -> None:
+    """``POST /games/``: one body per kind, with its seats, house rules and setup."""
+    body = schemas.get("GameCreateRequest")
+    if body is None:
+        return
+    members = {}
+    for kind in registry.kinds():
+        rules = registry.get(kind)
+        schema = copy.deepcopy(body)
+        schema["description"] = f"Start a game of {rules.title}."
+        properties = schema["properties"]
+        properties["kind"] = {"type": "string", "enum": [kind]}
+        # Left out, the seats are a match's game's (its match seats its players); a game of no
+        # match without them is refused by its rules (422 game.bad_seats). The schema does not
+        # say "seats unless match" (an anyOf of requireds): generators type such a body as Any.
+        seats = f"the seats, {rules.min_seats} to {rules.max_seats} (left out: the match's)"
+        properties["seats"] = _seats(properties["seats"], rules, seats)
+        properties["ruleset"] = {**ruleset_shape(rules.ruleset_type).schema()}
+        properties["ruleset"]["description"] = "the house rules of the kind"
+        properties["setup"] = {**rules.setup_shape.schema(), "description": "the kind's setup"}
+        members[kind] = f"{camel(kind)}GameRequest"
+        schemas[members[kind]] = schema
+    schemas["GameCreateRequest"] = _union(
+        "kind", members, "Start a game: its kind, and the seats, house rules and setup it takes."
+    )
+
+
+def _match_bodies(schemas: dict[str, Any]) -> None:
+    """``POST /matches/``: one body per format, with its players and house rules."""
+    body = schemas.get("MatchCreateRequest")
+    if body is None:
+        return
+    members = {}
+    for name in registry.formats():
+        rules = registry.match_rules(name)
+        schema = copy.deepcopy(body)
+        schema["description"] = f"Start a match of {registry.get(rules.kind).title}."
+        properties = schema["properties"]
+        properties["format"] = {"type": "string", "enum": [name]}
+        players = f"the players, {rules.min_seats} to {rules.max_seats}"
+        properties["players"] = _seats(properties["players"], rules, players)
+        properties["ruleset"] = {**ruleset_shape(rules.ruleset_type).schema()}
+        properties["ruleset"]["description"] = "the format's house rules"
+        properties["teams"]["items"] = {"type": "array", "items": {"type": "integer", "minimum": 0}}
+        members[name] = f"{camel(name)}MatchRequest"
+        schemas[members[name]] = schema
+    schemas["MatchCreateRequest"] = _union(
+        "format", members, "Start a match: its format, and the players and house rules it takes."
+    )
+
+
 def _rulesets_and_setups(schemas: dict[str, Any]) -> None:
-    games = [registry.get(kind) for kind in registry.kinds()]
     formats = [registry.match_rules(name) for name in registry.formats()]
-    any_ruleset = _any_of([ruleset_shape(r.ruleset_type).schema() for r in games])
     any_format_ruleset = _any_of([ruleset_shape(r.ruleset_type).schema() for r in formats])
-    any_setup = _any_of([r.setup_shape.schema() for r in games])
-    _set(schemas, "GameCreateRequest", "ruleset", any_ruleset, "the house rules of the kind")
-    _set(schemas, "GameCreateRequest", "setup", any_setup, "the setup of the kind")
-    _set(schemas, "MatchCreateRequest", "ruleset", any_format_ruleset, "the format's house rules")
     _set(schemas, "MatchAnswer", "ruleset", any_format_ruleset, "the effective house rules")
     _set(schemas, "TournamentCreateRequest", "ruleset", any_format_ruleset, "the matches' rules")
     layouts = declared("round.laid_out").fields["layouts"]  # type: ignore[union-attr]
     # A round not dealt (every round but a duplicate one's) shows no layout: none at least.
     any_layouts = {**layouts.schema(), "minItems": 0}
     _set(schemas, "RoundAnswer", "layouts", any_layouts, "a duplicate round's layouts, or none")
-    teams = schemas.get("MatchCreateRequest", {}).get("properties", {}).get("teams")
-    if teams is not None:
-        teams["items"] = {"type": "array", "items": {"type": "integer", "minimum": 0}}
 
 
 def _any_of(shapes: list[dict[str, Any]]) -> dict[str, Any]:

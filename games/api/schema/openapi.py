@@ -122,6 +122,14 @@ OWN_ERRORS: dict[str, dict[str, tuple[str, str]]] = {
 }
 
 
+# What a path names below its row that has a code of its own when it is not there (404).
+DROP_KEEPER = "`keeper.not_found` (the user named is no keeper here)"
+NOT_THERE = {
+    "delete /api/v1/games/{id}/keepers/{username}/": DROP_KEEPER,
+    "delete /api/v1/matches/{id}/keepers/{username}/": DROP_KEEPER,
+}
+
+
 # Reads that need a login whatever they read (the feed, keepers, webhooks); every other GET is
 # open to anyone for finished public rows (a game in progress answers 401 without a login).
 NEEDS_LOGIN = ("/api/v1/events", "/api/v1/webhooks", "/api/v1/tokens")
@@ -146,6 +154,8 @@ def error_response(status: str, method: str = "get", operation: str = "") -> dic
         shown = examples.errors_of(status, method, only=_alike(operation))
     else:
         shown = examples.errors_of(status, method, besides=OWN_ERRORS)
+    if status == "404" and operation in NOT_THERE:
+        codes = f"{codes}, {NOT_THERE[operation]}"
     if status == "403" and method in WRITES and "permission.read_only_token" not in codes:
         codes = f"{codes}, {READ_ONLY_TOKEN}"
     if shown:

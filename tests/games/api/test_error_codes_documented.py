@@ -31,7 +31,15 @@ ERRORS_DOC = ROOT / "docs" / "ERRORS.md"
 
 # BadValue: the canonical form's refusals (games/store/canonical.py), 400s.
 EXCEPTIONS = frozenset(
-    {"IllegalEvent", "BadSetup", "BadRuleset", "RuleError", "BadValue", "StateConflict"}
+    {
+        "IllegalEvent",
+        "BadSetup",
+        "BadRuleset",
+        "RuleError",
+        "BadValue",
+        "StateConflict",
+        "NotThere",
+    }
 )
 CODE = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
 # Deep enough for helper chains (scarney_3000: read_teams -> read_sides -> f"{scope}...").

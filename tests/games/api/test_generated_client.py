@@ -182,7 +182,8 @@ def test_a_generated_client_records_and_reads_every_family_typed(
             api = Typed(name, client)
             games: list[str] = []
             for kind, (names, ruleset) in RECORDED.items():
-                body = api.model("GameCreateRequest").from_dict(
+                # the body is the union member of its kind, typed with its seats and rules
+                body = api.model(camel(kind) + "GameRequest").from_dict(
                     {"kind": kind, "seats": [{"name": n} for n in names], "ruleset": ruleset}
                 )
                 game = api.call("v1_games_create", body=body)

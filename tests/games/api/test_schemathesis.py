@@ -11,23 +11,26 @@ deterministically.
 
 Two checks are narrowed, by design:
 
-- ``positive_data_acceptance`` also takes 422 on the operations whose bodies the rules judge
-  (recording an event, starting a game or match, the tournament commands): a body can match the
-  schema and still be a move the rules forbid (a jump over no pawn, a game kind whose setup is
-  wrong, pairing a round while a table plays), which is a 422 with the rule's code, documented
-  for each of them. The schema cannot express the rules of every game.
+- ``positive_data_acceptance`` also takes 422 on the operations of RULE_JUDGED, each listed with
+  its reason: a body can match the schema and still be a move the rules forbid (a jump over no
+  pawn, a setup whose parts disagree, pairing a round while a table plays), or name data only
+  the server holds (a user, a tournament); a 422 with the rule's code, documented for each.
+  What a body's shape can say, the schema says: starting a game is one body per kind with its
+  seats' bounds, house rules and setup (tests/games/api/test_create_bodies.py).
 - ``positive_data_acceptance`` also takes 400 on reads whose parameters name data (a cursor,
   a feed position, a time): see DATA_REFERENCES.
-- Making a token is judged too: an expiry must lie ahead and within 366 days of the server's
-  clock (422 ``token.bad_expiry``), and a user holds at most 50 live tokens (409
-  ``token.too_many``), which a run that makes many meets.
 - The coverage phase is not run on recording an event: its body is one of a component per event
   type (45 for a game), whose every boundary the phase would enumerate for minutes. The
   examples and fuzzing phases still draw from the whole union, and each type's boundaries are
   drawn from its declaration in tests/games/store/test_declared_events.py.
 - ``use_after_free`` and ``ensure_resource_availability`` are not run: the API deletes nothing
-  a later GET could miss (events are append-only; the one DELETE drops a keeper, which is not a
-  resource with its own URL).
+  a later GET could miss (events are append-only; a DELETE drops a keeper, an evening from a
+  season, a table's code or a token, none of them read at a URL of its own, or a webhook, which
+  is then gone from its URL as it should be).
+
+Every phase runs: examples, coverage, fuzzing and stateful (the links schemathesis infers from
+the answers' ids and from ``Location`` headers chain a created game, match or tournament into
+the operations on it).
 """
 
 from __future__ import annotations
@@ -57,21 +60,57 @@ pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[3]
 BIN = Path(sys.executable).parent
 EXAMPLES = os.environ.get("SCHEMATHESIS_EXAMPLES", "8")
-# Operations where a body valid by the schema may still break a rule (422): see the docstring.
-RULE_JUDGED = [
-    ("^/api/v1/(games|matches)/$", "POST"),
-    ("^/api/v1/(games|matches|tournaments)/\\{id\\}/events/$", "POST"),
-    ("^/api/v1/(games|matches)/\\{id\\}/keepers/$", "POST"),
-    ("^/api/v1/(games|matches)/\\{id\\}/keepers/", "DELETE"),
-    ("^/api/v1/tournaments/\\{id\\}/(entries|rounds|keepers)/$", "POST"),
-    ("^/api/v1/tournaments/$", "POST"),
-    ("^/api/v1/seasons/$", "POST"),
-    ("^/api/v1/seasons/\\{id\\}/(tournaments|close)/$", "POST"),
-    ("^/api/v1/seasons/\\{id\\}/tournaments/", "DELETE"),
-    ("^/api/v1/players/(\\{id\\}/merge/)?$", "POST"),
-    ("^/api/v1/webhooks/$", "POST"),
-    ("^/api/v1/tokens/$", "POST"),
-    ("^/api/v1/games/\\{id\\}/(pot|analysis)/$", "GET"),
+# Operations where a body valid by the schema may still be refused (422), each with why the
+# schema cannot say it: a rule of the game or the tournament, or a reference to data only the
+# server holds. Starting a game or match is bounded by its kind's (format's) body in the schema
+# (seats, house rules, setup keys): what is left is listed here.
+RULE_JUDGED: list[tuple[str, str, str]] = [
+    (
+        "^/api/v1/(games|matches)/$",
+        "POST",
+        "a setup whose parts disagree (a position's pawns, teams of the seats), a tarot game's "
+        "base game to name, a partnership's seats, a seat's player id or member number of no "
+        "one, a game's match that is not there or plays another kind, no seats without a match",
+    ),
+    (
+        "^/api/v1/(games|matches|tournaments)/\\{id\\}/events/$",
+        "POST",
+        "a move the rules forbid in this state (a jump over no pawn, a throw after the end)",
+    ),
+    (
+        "^/api/v1/(games|matches)/\\{id\\}/keepers/$",
+        "POST",
+        "the body names a user (keeper.unknown_user): only the server knows its users",
+    ),
+    (
+        "^/api/v1/tournaments/\\{id\\}/(entries|rounds|keepers)/$",
+        "POST",
+        "the tournament's rules: an entry after the start, a round while a table plays, a "
+        "keeper for a table not paired",
+    ),
+    ("^/api/v1/tournaments/$", "POST", "a system and format that do not go together"),
+    ("^/api/v1/seasons/$", "POST", "a season's counting and points that do not go together"),
+    (
+        "^/api/v1/seasons/\\{id\\}/(tournaments|close)/$",
+        "POST",
+        "the body names a tournament (season.no_such_tournament) or one of another format",
+    ),
+    (
+        "^/api/v1/players/(\\{id\\}/merge/)?$",
+        "POST",
+        "a member number another player has; a merge into a player of no one or merged away",
+    ),
+    ("^/api/v1/webhooks/$", "POST", "a URL the server will not call (webhook.bad_url)"),
+    (
+        "^/api/v1/tokens/$",
+        "POST",
+        "an expiry must lie ahead of the server's clock and within 366 days (token.bad_expiry)",
+    ),
+    (
+        "^/api/v1/games/\\{id\\}/(pot|analysis)/$",
+        "GET",
+        "a kind with no pot or no solver (pot.none, analysis.unavailable)",
+    ),
 ]
 # Reads whose parameters name data, not just a shape: a cursor is a token from a page's
 # ``next`` (400 request.bad_cursor otherwise), ``after`` a position some event has,
@@ -191,7 +230,9 @@ def config(seeded: Seeded, spare_token: int) -> str:
     references = ["2xx", "304", "400", "401", "403", "404"]
     blocks = [block(f"^/api/v1/{name}/\\{{id\\}}", None, None) for name in ids]
     blocks += [block(one, "GET", references) for regex in DATA_REFERENCES for one in each(regex)]
-    blocks += [block(one, method, judged) for regex, method in RULE_JUDGED for one in each(regex)]
+    blocks += [
+        block(one, method, judged) for regex, method, _why in RULE_JUDGED for one in each(regex)
+    ]
     # A fuzzed query string can outgrow the request line gunicorn takes: 414 from gunicorn is a
     # refusal too (documented on every operation).
     # Recording an event: no coverage phase (the docstring says why).
@@ -226,7 +267,7 @@ def test_the_api_keeps_its_schema(gunicorn: str, staff: bool, tmp_path: Path) ->
         "--exclude-checks",
         "use_after_free,ensure_resource_availability",
         "--phases",
-        "examples,coverage,fuzzing",
+        "examples,coverage,fuzzing,stateful",
         "--max-examples",
         EXAMPLES,
         "--header",
@@ -246,7 +287,7 @@ def test_the_api_keeps_its_schema(gunicorn: str, staff: bool, tmp_path: Path) ->
     ]
     if os.environ.get("CI"):
         command += ["--generation-deterministic"]
-    run = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    run = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=tmp_path)
     (tmp_path / "schemathesis.txt").write_text(run.stdout)  # the whole report, for a look
     server_errors = [
         line

@@ -614,3 +614,8 @@ def test_a_directors_device_is_stored_with_his_events_from_the_admin_and_the_api
     bad = dict(body, id=str(uuid.uuid4()), meta={"colour": "red"})
     refused = api.post(f"/api/v1/tournaments/{pk}/events/", bad, "json")
     assert refused.status_code == 422 and refused.json()["code"] == "meta.unknown_field"
+    # a correction sent again is checked whole before it is answered with its event: a device
+    # longer than the header takes is refused, as a game's move is
+    again = api.post(f"/api/v1/tournaments/{pk}/events/", body, "json", HTTP_X_DEVICE="p" * 101)
+    assert (again.status_code, again.json()["code"]) == (422, "meta.bad_value")
+    assert api.post(f"/api/v1/tournaments/{pk}/events/", body, "json").status_code == 200
