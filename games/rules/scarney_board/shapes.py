@@ -177,7 +177,9 @@ SOLITAIRE_EVENTS = {
     LAID_OUT: record(
         "The layout: all 16 pawns on the 16 circles, once, first.",
         position=MapOf(
-            PAWN_GIVEN,
+            # Which pawns there are is the rules' to judge (setup.unknown_pawn, RULES.md 2.4):
+            # the layout takes any short text, the pawns said in words.
+            Text(2, doc=f"{PAWN_GIVEN.doc}; another is setup.unknown_pawn"),
             key=CIRCLE_KEY,
             longest=len(CIRCLES),
             doc='every circle with its pawn: {"C1": "B4", "C2": "R1", ...}',
