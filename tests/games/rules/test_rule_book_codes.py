@@ -154,7 +154,71 @@ def without(circle: str) -> dict[str, Any]:
 
 
 SOLO = {"seats": 1}
+# Two-player board games: seat 0 chooses black and red, and the sides place in turn, seat 0 first,
+# on C1 to C16: B1 Y1 B2 Y2 B3 Y3 B4 Y4 R1 G1 ... G4.
+COLOURS = Move("colours.chosen", {"colours": ["B", "R"]})
+ORDER = [
+    f"{ours if turn == 0 else theirs}{spots}"
+    for ours, theirs in (("B", "Y"), ("R", "G"))
+    for spots in range(1, 5)
+    for turn in (0, 1)
+]
+PLACINGS = tuple(
+    Move("pawn.placed", {"circle": circle, "pawn": pawn})
+    for circle, pawn in enumerate(ORDER, start=1)
+)
+PLACED = (COLOURS, *PLACINGS)
+# No jump and no removal left: a study position over from the start.
+OVER = {"position": {"C1": "B1", "C16": "R1"}}
+
+
+def placed(circle: int | str, pawn: str) -> dict[str, Any]:
+    return {"circle": circle, "pawn": pawn}
+
+
+# High-Low: B1 R1 B2 B3 along row 1, Y1 and Y2 below B1 in column 1, B4 on C6.
+HIGH_LOW = {
+    "position": {"C1": "B1", "C2": "R1", "C3": "B2", "C4": "B3", "C5": "Y1", "C9": "Y2", "C6": "B4"}
+}
+TWO_BLACK = {"position": {"C1": "B1", "C2": "B2"}}
+REMOVE_1 = Move("pawns.removed", {"circles": [1]})
+
+
+def removed(*circles: int) -> dict[str, Any]:
+    return {"circles": list(circles)}
+
+
 CASES = [
+    # 3. Scarney Singles
+    Case("scarney-singles", "colours.invalid", "colours.chosen", {"colours": ["B"]}),
+    Case("scarney-singles", "place.not_your_pawn", "pawn.placed", placed(1, "Y1"), (COLOURS,)),
+    Case("scarney-singles", "place.already_placed", "pawn.placed", placed(3, "B1"), PLACED[:3]),
+    Case("scarney-singles", "place.circle_occupied", "pawn.placed", placed(1, "Y1"), PLACED[:2]),
+    Case("scarney-singles", "setup.unknown_circle", "pawn.placed", placed("C17", "B1"), (COLOURS,)),
+    Case("scarney-singles", "game.scarney_not_due", "game.scarney_called", {}, PLACED),
+    Case("scarney-singles", "game.over", "pawn.taken_off", {"circle": 1}, setup=OVER),
+    # 4. Scarney Doubles
+    Case("scarney-doubles", "colours.invalid", "colours.chosen", {"colours": ["B", "X"]}),
+    Case("scarney-doubles", "takeoff.not_low_pawn", "pawn.taken_off", {"circle": 5}, PLACED),
+    Case("scarney-doubles", "takeoff.required", "pawn.jumped", jump(9, 1), PLACED),
+    Case(
+        "scarney-doubles", "takeoff.empty_circle", "pawn.taken_off", {"circle": 1}, (*PLACED, OFF)
+    ),
+    Case("scarney-doubles", "game.scarney_not_due", "game.scarney_called", {}, PLACED),
+    Case("scarney-doubles", "game.over", "pawn.jumped", jump(1, 9), setup=OVER),
+    # 5. High-Low Scarney
+    Case("high-low-scarney", "remove.count", "pawns.removed", removed(1, 3, 4, 6), setup=HIGH_LOW),
+    Case("high-low-scarney", "remove.duplicate", "pawns.removed", removed(1, 1), setup=HIGH_LOW),
+    Case("high-low-scarney", "remove.empty_circle", "pawns.removed", removed(16), setup=HIGH_LOW),
+    Case(
+        "high-low-scarney", "remove.mixed_colours", "pawns.removed", removed(1, 2), setup=HIGH_LOW
+    ),
+    Case("high-low-scarney", "remove.not_in_line", "pawns.removed", removed(1, 6), setup=HIGH_LOW),
+    Case("high-low-scarney", "remove.blocked", "pawns.removed", removed(1, 3), setup=HIGH_LOW),
+    Case("high-low-scarney", "remove.last_pawn", "pawns.removed", removed(1, 2), setup=TWO_BLACK),
+    Case(
+        "high-low-scarney", "game.over", "pawns.removed", removed(2), (REMOVE_1,), setup=TWO_BLACK
+    ),
     # 2. Scarney Solitaire
     Case("scarney-solitaire", "setup.incomplete_layout", "board.laid_out", without("C16"), **SOLO),
     Case(
@@ -406,33 +470,6 @@ NO_CASE_YET = "no case yet: a board position, a deal or a hand to reach first"
 PENDING: dict[tuple[str, str], str] = {
     (game, code): NO_CASE_YET
     for game, codes in {
-        "scarney-singles": [
-            "colours.invalid",
-            "game.over",
-            "game.scarney_not_due",
-            "place.already_placed",
-            "place.circle_occupied",
-            "place.not_your_pawn",
-            "setup.unknown_circle",
-        ],
-        "scarney-doubles": [
-            "colours.invalid",
-            "game.over",
-            "game.scarney_not_due",
-            "takeoff.empty_circle",
-            "takeoff.not_low_pawn",
-            "takeoff.required",
-        ],
-        "high-low-scarney": [
-            "game.over",
-            "remove.blocked",
-            "remove.count",
-            "remove.duplicate",
-            "remove.empty_circle",
-            "remove.last_pawn",
-            "remove.mixed_colours",
-            "remove.not_in_line",
-        ],
         "scarnie": [
             "deal.bad_station",
             "deal.colour_changed",
