@@ -188,7 +188,70 @@ def removed(*circles: int) -> dict[str, Any]:
     return {"circles": list(circles)}
 
 
+# Scarnie, two players: stations 1 and 2, pawns 1-7 and 8-14, all of colour a.
+def station(first: int, colour: str = "a", count: int = 7, b_from: int = 8) -> list[Any]:
+    """Pawns ``first`` on, on positions 1 to ``count``, of ``colour`` (b from ``b_from``)."""
+    return [
+        {"position": p, "pawn": first + p - 1, "colour": "b" if p >= b_from else colour}
+        for p in range(1, count + 1)
+    ]
+
+
+def dealt(**stations: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"stations": {key.removeprefix("s"): pawns for key, pawns in stations.items()}}
+
+
+DEAL = Move("deal.faced_up", dealt(s1=station(1), s2=station(8)))
+MIXED = Move("deal.faced_up", dealt(s1=station(1, b_from=7), s2=station(8)))
+
+
+def take(*at: str) -> Move:
+    return Move("pawns.removed", {"positions": list(at)})
+
+
+# Every pawn but the two last on S2P6 and S2P7, one by one.
+ALL_BUT_TWO = tuple(take(f"S{s}P{p}") for s in (1, 2) for p in range(1, 8))[:12]
+
 CASES = [
+    # 6. Scarnie
+    Case(
+        "scarnie", "deal.bad_station", "deal.faced_up", dealt(s1=station(1, count=6), s2=station(8))
+    ),
+    Case("scarnie", "deal.duplicate_pawn", "deal.faced_up", dealt(s1=station(1), s2=station(7))),
+    Case(
+        "scarnie",
+        "deal.colour_changed",
+        "deal.faced_up",
+        DEAL.data,
+        setup={"colours": {"3": "b"}},
+    ),
+    Case(
+        "scarnie",
+        "deal.colour_count",
+        "deal.faced_up",
+        dealt(s1=station(1, "b"), s2=station(8, b_from=6)),  # nine pawns b
+    ),
+    Case("scarnie", "remove.count", "pawns.removed", take().data, (DEAL,)),
+    Case("scarnie", "remove.duplicate", "pawns.removed", take("S1P1", "S1P1").data, (DEAL,)),
+    Case(
+        "scarnie", "remove.empty_position", "pawns.removed", take("S1P1").data, (DEAL, take("S1P1"))
+    ),
+    Case("scarnie", "remove.two_stations", "pawns.removed", take("S1P1", "S2P1").data, (DEAL,)),
+    Case("scarnie", "remove.mixed_colours", "pawns.removed", take("S1P6", "S1P7").data, (MIXED,)),
+    Case(
+        "scarnie",
+        "remove.empties_board",
+        "pawns.removed",
+        take("S2P6", "S2P7").data,
+        (DEAL, *ALL_BUT_TWO),
+    ),
+    Case(
+        "scarnie",
+        "game.over",
+        "pawns.removed",
+        take("S2P7").data,
+        (DEAL, *ALL_BUT_TWO, take("S2P6"), take("S2P7")),
+    ),
     # 3. Scarney Singles
     Case("scarney-singles", "colours.invalid", "colours.chosen", {"colours": ["B"]}),
     Case("scarney-singles", "place.not_your_pawn", "pawn.placed", placed(1, "Y1"), (COLOURS,)),
@@ -470,19 +533,6 @@ NO_CASE_YET = "no case yet: a board position, a deal or a hand to reach first"
 PENDING: dict[tuple[str, str], str] = {
     (game, code): NO_CASE_YET
     for game, codes in {
-        "scarnie": [
-            "deal.bad_station",
-            "deal.colour_changed",
-            "deal.colour_count",
-            "deal.duplicate_pawn",
-            "game.over",
-            "remove.count",
-            "remove.duplicate",
-            "remove.empties_board",
-            "remove.empty_position",
-            "remove.mixed_colours",
-            "remove.two_stations",
-        ],
         "tontine": ["claim.not_won", "claim.too_late"],
         "last-laugh": [
             "butt.wrong_discard",
