@@ -274,6 +274,7 @@ def _only(shape: Shape, takers: list[str], every: Mapping[str, Record]) -> Shape
     if len(takers) == len(every):
         return shape
     only = f"{', '.join(takers)} only"
+    # Every shape is a frozen dataclass with a ``doc``; the base class does not say so to mypy.
     return dataclasses.replace(shape, doc=f"{shape.doc} ({only})" if shape.doc else only)  # type: ignore[type-var]
 
 
