@@ -26,7 +26,7 @@ from games.play import permissions
 from games.rules.base import Move, ReportsToMatch, step
 from games.rules.errors import IllegalEvent
 from games.rules.events import GAME_FINISHED, GAME_SCORED, RESULT_CONFIRMED, SERVICE_ONLY, UNDO
-from games.store import fast_append, folding, journal, outbox, reactions
+from games.store import event_types, fast_append, folding, journal, outbox, reactions
 from games.store.canonical import canonical
 from games.store.models import Outbox, Stream
 
@@ -237,6 +237,7 @@ def _locked(
         if expected_version is not None:
             raise journal.VersionConflict(stream.version)
     _check_client_type(stream, type)
+    event_types.check_stream_data(stream.category, stream.kind, type, data)
     check_not_abandoned(stream)
     if type == UNDO and stream.status != Stream.Status.IN_PROGRESS:
         _check_reopen(user, data)

@@ -115,8 +115,27 @@ def choice(*values: str, doc: str = "") -> Text:
 
 
 def thrown(die: Text, most: int, least: int = 1, doc: str = "") -> ListOf:
-    """A throw's faces: as many as there are dice in the cup (``least`` to ``most``)."""
+    """A throw's faces as a view shows them: as many as there are dice in the cup (``least`` to
+    ``most``), each a face of ``die``."""
     return ListOf(die, most, least, doc=doc or "the faces thrown, one per die in the cup")
+
+
+# Dice as a client records them (a throw, the dice kept, a group). How many dice there are and
+# which faces they show are the rules' to judge, each with the code RULES.md names
+# (``throw.wrong_dice_count``, ``throw.bad_face``, ``keep.not_showing``, ``group.wrong_dice``):
+# a declaration bounding them would answer first, with the store's ``event.too_large`` or the
+# schema's enum. So the data a client sends is bounded only against absurd input (at most
+# MOST_DICE faces, each text of at most two characters), and the rule is said in words. The
+# views, which the service writes, keep the exact counts and faces (``thrown``).
+MOST_DICE = 32
+RECORDED_FACE = Text(2, doc="a face as the table read it")
+
+
+def recorded(die: Text, rule: str, doc: str) -> ListOf:
+    """Faces a client records: ``doc``, then ``rule`` (the count the rules ask for) and the faces
+    of ``die``, in words; anything else is the rules' to refuse, with their code."""
+    faces = ", ".join(die.choices)
+    return ListOf(RECORDED_FACE, MOST_DICE, doc=f"{doc}; {rule}, each one of {faces} (as text)")
 
 
 def seating_throw_view(die: Text, dice: int) -> Record:

@@ -7,16 +7,22 @@ changes, its version goes up and an ``upcast_vN_vN+1`` function turns old data i
 What each type's data holds is declared once, where it is decided (games/rules/shapes.py): by the
 game families beside their rules (``Rules.events``, ``MatchRules.events``), by the tournaments'
 core (``games.tournaments.core.events``), and here for what the service writes itself. A
-type several games take is the union of their declarations (:func:`declared`). :func:`check_data`
-refuses a client's data that no game could read: a field the type does not take (422
+type several games take is published as the union of their declarations (:func:`declared`): one
+schema per type, which cannot know the stream. :func:`check_data` refuses a client's data that no
+game could read and, once the stream is known, data its own game kind or match format does not
+take (its own declaration, not the union): a field the type does not take (422
 ``event.unknown_field``), a value too large (``event.too_large``: longer text, more items, a
 number beyond :data:`LARGEST_NUMBER` either way), or of the wrong type (``event.bad_data``). A
-field missing, a range and a choice are the rule engines' to check, with their own codes.
+field missing, a range and a choice are the rule engines' to check, with their own codes: a
+declared bound is a guard against absurd input, and a count or a value the rules judge (the dice
+in the cup, the faces of a die) is declared no tighter than the guard, so that the rules answer
+it with the code RULES.md names.
 :func:`check_meta` does the same for the client's ``meta`` (and the ``X-Device`` header).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -219,38 +225,57 @@ def _service_shapes() -> dict[str, Record]:
 @functools.cache
 def _all_declared() -> dict[str, Record]:
     """Every event type's data: the union of what each game, format and context declares."""
-    found: dict[str, list[Record]] = {}
+    found: dict[str, dict[str, Record]] = {}
     for kind in registry.kinds():
         for type_name, shape in registry.get(kind).events.items():
-            found.setdefault(type_name, []).append(shape)
+            found.setdefault(type_name, {})[kind] = shape
     for format_name in registry.formats():
         for type_name, shape in registry.match_rules(format_name).events.items():
-            found.setdefault(type_name, []).append(shape)
+            found.setdefault(type_name, {})[f"{format_name} sheets"] = shape
     for type_name, shape in {**TOURNAMENT_SHAPES, **SEASON_SHAPES, **_service_shapes()}.items():
-        found.setdefault(type_name, []).append(shape)
+        found.setdefault(type_name, {})["the service"] = shape
     return {name: merged(shapes) for name, shapes in sorted(found.items())}
 
 
-def merged(shapes: list[Record]) -> Record:
-    """One record taking what any of ``shapes`` takes: a field is required where every one
-    requires it; a field declared differently is any of its declarations."""
-    if len(set(shapes)) == 1:
-        return shapes[0]
+def merged(shapes: Mapping[str, Record]) -> Record:
+    """One record taking what any of ``shapes`` (by who declares it) takes: a field is required
+    where every one requires it; a field declared differently is any of its declarations; a field
+    only some declare says which in its description (the published schema is one per type and
+    cannot know the stream: the store checks a stream's data against its own game's)."""
+    if len(set(shapes.values())) == 1:
+        return next(iter(shapes.values()))
     fields: dict[str, list[Shape]] = {}
-    for shape in shapes:
+    for shape in shapes.values():
         for name, declared_field in shape.fields.items():
             fields.setdefault(name, [])
             if declared_field not in fields[name]:
                 fields[name].append(declared_field)
+    records = list(shapes.values())
     required = {
-        name for name in fields if all(name in s.fields and name not in s.optional for s in shapes)
+        name for name in fields if all(name in s.fields and name not in s.optional for s in records)
     }
-    docs = list(dict.fromkeys(s.doc for s in shapes if s.doc))
+    docs = list(dict.fromkeys(s.doc for s in records if s.doc))
     return Record(
-        {name: one[0] if len(one) == 1 else AnyOf(tuple(one)) for name, one in fields.items()},
+        {
+            name: _only(_any(one), [who for who, s in shapes.items() if name in s.fields], shapes)
+            for name, one in fields.items()
+        },
         frozenset(fields) - required,
         " / ".join(docs),
     )
+
+
+def _any(shapes: list[Shape]) -> Shape:
+    return shapes[0] if len(shapes) == 1 else AnyOf(tuple(shapes))
+
+
+def _only(shape: Shape, takers: list[str], every: Mapping[str, Record]) -> Shape:
+    """``shape``, its description naming who takes it when not every declarer does."""
+    if len(takers) == len(every):
+        return shape
+    only = f"{', '.join(takers)} only"
+    # Every shape is a frozen dataclass with a ``doc``; the base class does not say so to mypy.
+    return dataclasses.replace(shape, doc=f"{shape.doc} ({only})" if shape.doc else only)  # type: ignore[type-var]
 
 
 def declared(type_name: str) -> Record | None:
@@ -296,22 +321,44 @@ def upcast(type_name: str, data: dict[str, Any], schema_version: int) -> dict[st
 # --- what the store takes of a client's event ----------------------------------------------------
 
 
-def check_data(type_name: str, data: dict[str, Any]) -> None:
+def check_data(
+    type_name: str, data: dict[str, Any], own: Mapping[str, Record] | None = None, of: str = ""
+) -> None:
     """Refuse data ``type_name`` does not take: a field unknown, a value too large or of the
     wrong type. ``data`` is in its canonical form (``games.store.canonical``). A type no game
-    takes is the rule engine's to refuse (``event.unknown_type``)."""
-    shape = declared(type_name)
+    takes is the rule engine's to refuse (``event.unknown_type``).
+
+    ``own``: the declarations of the stream's own game kind or match format (``of``, its name),
+    once the stream is known. A type it declares is checked against that declaration alone, not
+    the union: a field only another game takes is unknown here. A type it does not declare (an
+    undo, a confirmation, a type of another game the rules refuse) is checked against the union.
+    """
+    shape = (own or {}).get(type_name) or declared(type_name)
     if shape is None:
         return
     try:
         shape.check(data, whole=False)
     except ShapeError as error:
-        raise _refusal(type_name, error) from None
+        whose = of if own and type_name in own else ""
+        raise _refusal(type_name, error, whose) from None
 
 
-def _refusal(type_name: str, error: ShapeError) -> IllegalEvent:
+def check_stream_data(category: str, kind: str, type_name: str, data: dict[str, Any]) -> None:
+    """A client's data against the declaration of the stream's own game kind or match format
+    (``category`` "game" or "match", ``kind`` the stream's); the service checked it against the
+    union of every game's before the stream was known, so only what this game does not take is
+    left to refuse: ``opposite`` in a Scarney 3000 throw is ``event.unknown_field``, naming the
+    fields Scarney 3000's ``dice.thrown`` takes."""
+    if category == "game":
+        check_data(type_name, data, registry.get(kind).events, kind)
+    elif category == "match":
+        check_data(type_name, data, registry.match_rules(kind).events, f"a {kind} match")
+
+
+def _refusal(type_name: str, error: ShapeError, whose: str = "") -> IllegalEvent:
     path = error.path
-    where = f"{path!r} of {type_name}" if path else type_name
+    named = f"{type_name} in {whose}" if whose else type_name
+    where = f"{path!r} of {named}" if path else named
     if error.why == "unknown":
         known = error.expected.split(", ") if error.expected else []
         return IllegalEvent(
@@ -322,7 +369,7 @@ def _refusal(type_name: str, error: ShapeError) -> IllegalEvent:
             known=sorted(known),
         )
     if error.why == "too_large":
-        where = where if path else f"The data of {type_name}"
+        where = where if path else f"The data of {named}"
         return IllegalEvent(
             "event.too_large",
             f"{where} is too large: it takes {error.expected}.",

@@ -30,7 +30,7 @@ from games.rules.base import Move
 from games.rules.errors import RuleError
 from games.rules.events import SERVICE_ONLY, UNDO
 from games.store import folding, journal, reactions, shared_heads
-from games.store.event_types import upcast
+from games.store.event_types import check_stream_data, upcast
 from games.store.models import Stream
 
 CACHE_SIZE = 4096
@@ -230,6 +230,7 @@ def _read_head(stream_id: uuid.UUID) -> Head | None:
 def _fold(head: Head, type: str, data: dict[str, Any]) -> folding.Folded | None:
     engine = head.folded.engine
     try:
+        check_stream_data(head.folded.category, head.folded.header["kind"], type, data)
         state = engine.apply(head.folded.state, Move(type, data))
     except RuleError:
         return None  # refusals are given by the locked path, against the stream as it is now

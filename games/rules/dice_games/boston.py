@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from games.rules.base import Move, SeatScore, SetupWords, check_move, check_seat_count, make_ruleset
-from games.rules.dice import ORDINARY_FACES, PotEntry, read_faces
+from games.rules.dice import ORDINARY_FACES, PotEntry, read_faces, recorded
 from games.rules.dice_games import words
 from games.rules.dice_games.turns import QueuedThrows
 from games.rules.errors import BadSetup
@@ -103,7 +103,11 @@ THROW = ListOf(DIE, DICE, 1, doc="one throw's faces")
 EVENTS = {
     THROWN: record(
         "One throw of the dice in the cup: three, then two, then one.",
-        faces=ListOf(DIE, DICE, 1, doc='the faces thrown, e.g. ["6", "2", "2"]'),
+        faces=recorded(
+            DIE,
+            "three, then two, then one (RULES.md 13.3)",
+            'the faces thrown, e.g. ["6", "2", "2"]',
+        ),
     )
 }
 SETUP = record(

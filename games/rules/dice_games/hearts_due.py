@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from games.rules.base import Move, SeatScore, SetupWords, check_move, check_seat_count, make_ruleset
-from games.rules.dice import ORDINARY_DIE, ORDINARY_FACES, read_faces, thrown
+from games.rules.dice import ORDINARY_DIE, ORDINARY_FACES, read_faces, recorded, thrown
 from games.rules.dice_games import words
 from games.rules.dice_games.turns import QueuedThrows
 from games.rules.events import THROWN
@@ -96,7 +96,12 @@ class State:
 ROLL = thrown(
     ORDINARY_DIE, DICE, DICE, doc='the six faces rolled, e.g. ["1", "2", "2", "4", "5", "6"]'
 )
-EVENTS = {THROWN: record("A roll of the six dice by the seat on turn.", faces=ROLL)}
+EVENTS = {
+    THROWN: record(
+        "A roll of the six dice by the seat on turn.",
+        faces=recorded(ORDINARY_DIE, "six, one per die", 'the faces rolled, e.g. ["1", "2", "4"]'),
+    )
+}
 ROLL_VIEW = record(
     "A roll as the sheet keeps it.",
     seat=SEAT,

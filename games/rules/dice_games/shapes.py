@@ -10,7 +10,7 @@ beside its format (``*_match``).
 
 from __future__ import annotations
 
-from games.rules.dice import ORDINARY_DIE, choice, thrown
+from games.rules.dice import ORDINARY_DIE, choice, recorded, thrown
 from games.rules.dice_games.double_cameroon_scoring import CATEGORIES, GROUP_SIZE
 from games.rules.events import THROWN
 from games.rules.shapes import SEAT, Boolean, Integer, ListOf, Nullable, Record, record
@@ -29,16 +29,32 @@ GROUP_DICE = ListOf(ORDINARY_DIE, GROUP_SIZE, GROUP_SIZE, doc="the five dice of 
 EVENTS = {
     THROWN: record(
         "A throw of the dice in the cup: ten, then those not kept.",
-        faces=thrown(ORDINARY_DIE, DICE, doc='the faces thrown, e.g. ["1", "4", "4", "6"]'),
+        faces=recorded(
+            ORDINARY_DIE,
+            "one per die in the cup: ten, then those not kept (RULES.md 12.2)",
+            'the faces thrown, e.g. ["1", "4", "4", "6"]',
+        ),
     ),
     KEPT: record(
         "The dice kept from those showing before the next throw (possibly none).",
-        faces=ListOf(ORDINARY_DIE, DICE, doc="the faces kept, among those showing"),
+        faces=recorded(
+            ORDINARY_DIE,
+            "among the ten showing, possibly none (another is keep.not_showing)",
+            "the faces kept",
+        ),
     ),
     GROUPED: record(
         "The ten dice split into two groups of five, each in a different unused category.",
         groups=ListOf(
-            record("A group of five dice and its category.", category=CATEGORY, dice=GROUP_DICE),
+            record(
+                "A group of five dice and its category.",
+                category=CATEGORY,
+                dice=recorded(
+                    ORDINARY_DIE,
+                    "five, the two groups together the ten showing (else group.wrong_dice)",
+                    "the group's dice",
+                ),
+            ),
             2,
             2,
             doc="the two groups",

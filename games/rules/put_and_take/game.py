@@ -37,6 +37,7 @@ from games.rules.dice import (
     choice,
     number_total,
     pot_view_shape,
+    recorded,
     seat_of,
     seating_throw_view,
     thrown,
@@ -81,18 +82,19 @@ from games.rules.shapes import SEAT, Boolean, Integer, ListOf, Nullable, Record,
 # --- what the game takes and shows (games/rules/shapes.py) -----------------------------------
 
 FACES = thrown(SCARNEY_DIE, DICE, DICE, doc='the three faces thrown, e.g. ["D", "4", "D"]')
+RECORDED = recorded(SCARNEY_DIE, "three, one per die", 'the faces thrown, e.g. ["D", "4", "D"]')
 PLAYER = seat_of(MAX_SEATS, doc="the player's seat")
 EVENTS = {
     SEATING_THROWN: record(
         "A seating throw of three dice (RULES.md 11.2), by the next player to throw for his seat.",
-        faces=FACES,
+        faces=RECORDED,
     ),
     ANTED: record("Everyone seated antes: a round begins (RULES.md 11.3)."),
     DOUBLE_DOWN: record("The shooter doubles what his next throw puts or takes (RULES.md 11.5)."),
     THROWN: record(
         "The shooter's throw of the three dice (RULES.md 11.4).",
         optional=("opposite",),
-        faces=FACES,
+        faces=RECORDED,
         opposite=Boolean(doc="Put-and-Take has no Opposite: only false is taken"),
     ),
     LEFT: record("A player leaves, between rounds (D-PT-9).", seat=PLAYER),

@@ -50,10 +50,10 @@ from games.rules.dice import (
     first_shooter,
     number_total,
     read_faces,
+    recorded,
     seat_of,
     setup_first_shooter,
     setup_flag,
-    thrown,
 )
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import STOOD, THROWN
@@ -102,7 +102,11 @@ def events_declared(most_seats: int) -> dict[str, Record]:
         THROWN: record(
             "A throw of the dice in the cup (the five of a seating or partner throw).",
             optional=("seat",),
-            faces=thrown(SCARNEY_DIE, DICE, doc='the faces thrown, e.g. ["D", "3", "6", "6", "6"]'),
+            faces=recorded(
+                SCARNEY_DIE,
+                "one per die in the cup: five, then the dice not set aside (RULES.md 9.3)",
+                'the faces thrown, e.g. ["D", "3", "6", "6", "6"]',
+            ),
             seat=named_seat,
         ),
         STOOD: record(

@@ -22,6 +22,7 @@ from games.rules.events import REMOVED
 from games.rules.scarney_board import placing, shapes
 from games.rules.scarney_board.board import (
     ALL_PAWNS,
+    CIRCLES,
     COLOURS,
     EMPTY_BOARD,
     LINES,
@@ -97,8 +98,11 @@ EVENTS = {
     REMOVED: record(
         "A single pawn, or a pair or triple of one colour in one row or column with no pawn "
         "of another colour between them; never the last pawn on the board.",
+        # How many is the rules' to judge (remove.count, RULES.md 5.4): bounded by the board.
         circles=ListOf(
-            CIRCLE, MOST_AT_ONCE, 1, doc='the circles emptied, one to three, e.g. ["C5", 6]'
+            CIRCLE,
+            len(CIRCLES),
+            doc='the circles emptied, e.g. ["C5", 6]: one to three (another count is remove.count)',
         ),
     ),
 }

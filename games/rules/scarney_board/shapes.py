@@ -19,7 +19,18 @@ from __future__ import annotations
 from games.rules.events import GAME_SCORED, JUMPED, ORDER_DRAWN, SCARNEY_CALLED, TAKEN_OFF
 from games.rules.scarney_board.board import ALL_PAWNS, CIRCLES, COLOURS
 from games.rules.scarney_board.placing import COLOURS_CHOSEN, PAWN_PLACED
-from games.rules.shapes import CIRCLE, PAWN, Integer, ListOf, MapOf, Nullable, Record, Text, record
+from games.rules.shapes import (
+    CIRCLE,
+    PAWN,
+    Integer,
+    ListOf,
+    MapOf,
+    Nullable,
+    Record,
+    Text,
+    one_of,
+    record,
+)
 
 # --- the board, shared (RULES.md 1.1, 1.2) -----------------------------------------------------
 
@@ -69,16 +80,21 @@ JUMP_DATA = record(
 PLACING_EVENTS = {
     COLOURS_CHOSEN: record(
         "The first side's two colours: it holds those eight pawns, the other side the rest.",
+        # Which and how many are the rules' to judge (colours.invalid, RULES.md 3.5).
         colours=ListOf(
-            Text(1, pattern="^[BRYGbryg]$", doc="a colour B, R, Y or G (either case)"),
-            2,
-            2,
-            doc='two different colours, e.g. ["B", "R"]',
+            Text(1, doc="a colour B, R, Y or G (either case)"),
+            len(CIRCLES),
+            doc='two different colours, e.g. ["B", "R"] (else colours.invalid)',
         ),
     ),
     PAWN_PLACED: record(
         "One of the placing side's own pawns put on an empty circle.",
-        circle=CIRCLE,
+        # Which circles there are is the rules' to judge (setup.unknown_circle, RULES.md 3.5).
+        circle=one_of(
+            Integer(doc="a circle number 1-16; another is setup.unknown_circle"),
+            Text(3, doc='a circle name "C1"-"C16" (any case); another is setup.unknown_circle'),
+            doc='a circle: 1-16 or "C1"-"C16"',
+        ),
         pawn=PAWN_GIVEN,
     ),
 }
@@ -177,7 +193,9 @@ SOLITAIRE_EVENTS = {
     LAID_OUT: record(
         "The layout: all 16 pawns on the 16 circles, once, first.",
         position=MapOf(
-            PAWN_GIVEN,
+            # Which pawns there are is the rules' to judge (setup.unknown_pawn, RULES.md 2.4):
+            # the layout takes any short text, the pawns said in words.
+            Text(2, doc=f"{PAWN_GIVEN.doc}; another is setup.unknown_pawn"),
             key=CIRCLE_KEY,
             longest=len(CIRCLES),
             doc='every circle with its pawn: {"C1": "B4", "C2": "R1", ...}',

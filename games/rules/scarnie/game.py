@@ -99,9 +99,10 @@ EVENTS = {
                     pawn=PAWN_NUMBER,
                     colour=PAWN_COLOUR,
                 ),
-                POSITIONS,
-                POSITIONS,
-                doc="the station's seven pawns, one on each position",
+                # How many is the rules' to judge (deal.bad_station, RULES.md 6.4): bounded by
+                # the pawns there are.
+                len(PAWN_NUMBERS),
+                doc="the station's seven pawns, one on each position (else deal.bad_station)",
             ),
             key=STATION_KEY,
             longest=STATIONS,
@@ -115,9 +116,9 @@ EVENTS = {
         station=Nullable(STATION, doc="the station, needed when a position is given as 1-7"),
         positions=ListOf(
             one_of(POSITION, AT, doc='a position: 1-7 on the station named, or like "S2P5"'),
-            MAX_REMOVED,
-            1,
-            doc="the positions emptied",
+            # How many is the rules' to judge (remove.count, RULES.md 6.5).
+            len(PAWN_NUMBERS),
+            doc="the positions emptied, one to three (else remove.count)",
         ),
     ),
 }

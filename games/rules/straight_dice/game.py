@@ -34,10 +34,10 @@ from games.rules.dice import (
     first_shooter,
     number_total,
     read_faces,
+    recorded,
     seat_of,
     setup_first_shooter,
     setup_flag,
-    thrown,
 )
 from games.rules.errors import BadSetup, IllegalEvent
 from games.rules.events import DOUBLE_DOWN, STOOD, THROWN
@@ -86,7 +86,11 @@ def events_declared(most_seats: int) -> dict[str, Record]:
         THROWN: record(
             "A throw of the live dice (the five of a seating or partner throw).",
             optional=("opposite", "seat"),
-            faces=thrown(SCARNEY_DIE, DICE, doc='the faces thrown, e.g. ["D", "3", "6"]'),
+            faces=recorded(
+                SCARNEY_DIE,
+                "one per live die: five at a frame's start, then those not dead (RULES.md 7.5)",
+                'the faces thrown, e.g. ["D", "3", "6"]',
+            ),
             opposite=Boolean(
                 doc="Opposite called on a single live die: its bottom face counts (false when "
                 "left out; never on a seating throw)"

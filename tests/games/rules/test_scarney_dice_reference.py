@@ -28,6 +28,8 @@ from games.rules.straight_dice.game import StraightDiceRules
 from games.rules.straight_dice.partnership import PartnershipDiceRules
 from games.rules.straight_dice.throws import Ruleset as StraightRuleset
 from games.rules.straight_dice.throws import evaluate as straight_evaluate
+from games.store import event_types
+from games.store.canonical import canonical
 
 FACES = ("1", "3", "4", "6", "D")
 OPP = {"1": "6", "6": "1", "3": "4", "4": "3", "D": "D"}
@@ -38,8 +40,13 @@ def _throw(faces: Any, **extra: Any) -> Move:
 
 
 def _code(rules: Any, state: Any, move: Move) -> tuple[Any, str | None]:
-    """The state after ``move`` and None, or the unchanged state and the refusal code."""
+    """The state after ``move`` and None, or the unchanged state and the refusal code; the data
+    checked first as the service checks it (the store, against the game's declaration), so that
+    a declared bound answering in the rules' place would show as a code that differs."""
     try:
+        data = canonical(dict(move.data))
+        event_types.check_data(move.type, data)
+        event_types.check_stream_data("game", rules.kind, move.type, data)
         return rules.apply(state, move), None
     except IllegalEvent as refusal:
         return state, refusal.code
@@ -532,3 +539,51 @@ def test_put_and_take_play_matches_the_plain_pot_event_by_event(seed: int) -> No
         assert state.shooter == ref.shooter and state.doubled == ref.dd
         if ref.shooter is None:
             assert PUT_AND_TAKE.current_player(state) == ref.next_first
+
+
+# --- a throw's count and faces, checked as the service checks them (RULES.md 1.3, 1.4) ---------
+
+# The dice each game throws at the start (7.5, 9.3, 11.7, 12.2, 13.3, 15.2), the faces they show,
+# and the moves before a throw is due.
+CUPS = {
+    "straight-scarney-dice": (5, FACES, ()),
+    "scarney-3000": (5, FACES, ()),
+    "scarney-put-and-take": (3, FACES, (Move("round.anted", {}),)),
+    "double-cameroon": (10, ("1", "2", "3", "4", "5", "6"), ()),
+    "going-to-boston": (3, ("1", "2", "3", "4", "5", "6"), ()),
+    "multiplication": (3, ("1", "2", "3", "4", "5", "6"), ()),
+    "hearts-due": (6, ("1", "2", "3", "4", "5", "6"), ()),
+}
+# Faces a table may misread: every die's, and some no die of the game shows.
+ANY_FACES = ("1", "2", "3", "4", "5", "6", "D", "0", "7", "H", "66")
+
+
+def ref_throw_code(cup: int, faces_of_die: tuple[str, ...], faces: tuple[str, ...]) -> str | None:
+    """1.3 / 1.4 and each game's state machine read plainly: a face no die shows is a bad face;
+    else as many faces as dice in the cup, or the wrong count; else a throw the game scores."""
+    if any(face not in faces_of_die for face in faces):
+        return "throw.bad_face"
+    if len(faces) != cup:
+        return "throw.wrong_dice_count"
+    return None
+
+
+@pytest.mark.parametrize("kind", sorted(CUPS))
+def test_every_count_and_face_of_a_first_throw_gets_the_plain_readings_code(kind: str) -> None:
+    """Zero to 40 dice (beyond the cup, up to beyond the store's guard of 32), each face good or
+    not: the code is RULES.md's (throw.wrong_dice_count, throw.bad_face), never the store's,
+    until the count is absurd (event.too_large)."""
+    rules: Any = registry.get(kind)
+    cup, faces_of_die, before = CUPS[kind]
+    state = rules.initial_state({}, make_ruleset(rules.ruleset_type, {}), 2)
+    for move in before:
+        state = rules.apply(state, move)
+    rng = random.Random(kind)
+    for count in [*range(0, 2 * cup + 3), 31, 32, 33, 40]:
+        for _ in range(6):
+            faces = tuple(rng.choice(faces_of_die) for _ in range(count))
+            if rng.random() < 0.5 and count:
+                faces = (*faces[1:], rng.choice(ANY_FACES))
+            expected = "event.too_large" if count > 32 else ref_throw_code(cup, faces_of_die, faces)
+            _, code = _code(rules, state, _throw(faces))
+            assert code == expected, (kind, faces, code, expected)

@@ -63,17 +63,22 @@ def cards_of(count: int, doc: str, shortest: int | None = None) -> ListOf:
     return ListOf(CARD, count, count if shortest is None else shortest, doc=doc)
 
 
+def dealt_cards(doc: str) -> ListOf:
+    """Cards a deal gives: how many is the rules' to judge (deal.wrong_count, RULES.md 20.5), so
+    the declaration bounds them by the pack alone and says the count in words (``doc``)."""
+    return ListOf(CARD, len(cards.PACK), doc=f"{doc} (another count is deal.wrong_count)")
+
+
 def manchester_events(kind: str) -> dict[str, Record]:
     """The data of each event a hand of ``kind`` takes (RULES.md 20.5)."""
-    two = PART_TWO_CARDS[kind]
     hand = Text(14, PART_TWO_HANDS[kind], doc="a hand, by name")
     part_one = ListOf(
-        cards_of(PART_ONE_CARDS, "a seat's 13 cards"),
+        dealt_cards("a seat's 13 cards"),
         2,
         2,
         doc="part one: each seat's 13 cards, in seat order",
     )
-    pack = cards_of(len(cards.PACK), "part one: the whole pack, shuffled, top card first")
+    pack = dealt_cards("part one: the whole pack, shuffled, top card first")
     if kind == PICCADILLY:
         dealt = record(
             "A deal. Part one: the whole shuffled pack (dealt in packets, Opposite first: "
@@ -84,7 +89,7 @@ def manchester_events(kind: str) -> dict[str, Record]:
             hands=one_of(
                 part_one,
                 ListOf(
-                    ListOf(cards_of(two, "a hand of 13"), 2, 2, doc="a seat's two hands"),
+                    ListOf(dealt_cards("a hand of 13"), 2, 2, doc="a seat's two hands"),
                     2,
                     2,
                     doc="part two: each seat's two hands of 13, in seat order",
@@ -102,15 +107,15 @@ def manchester_events(kind: str) -> dict[str, Record]:
             hands=one_of(
                 part_one,
                 ListOf(
-                    cards_of(two, "a seat's 16 cards"),
+                    dealt_cards("a seat's 16 cards"),
                     2,
                     2,
                     doc="part two: each seat's 16 cards, in seat order",
                 ),
                 doc="each seat's cards",
             ),
-            dummy=cards_of(two, "part two: the dummy's 16 cards"),
-            talon=cards_of(4, "part two: the talon Dealer takes, truffle_talon (3 or 4) cards", 3),
+            dummy=dealt_cards("part two: the dummy's 16 cards"),
+            talon=dealt_cards("part two: the talon Dealer takes, truffle_talon (3 or 4) cards"),
         )
     events = {
         DEALT: dealt,

@@ -281,9 +281,16 @@ def test_malformed_groupings_are_refused_not_crashed(data: Any) -> None:
     assert error.code in {"event.bad_data", "group.unknown_category"}
 
 
-@pytest.mark.parametrize("data", [{}, {"faces": "666"}, {"faces": [6]}, {"faces": ["7"]}])
+@pytest.mark.parametrize("data", [{}, {"faces": "666"}, {"faces": [6]}])
 def test_malformed_keeps_are_refused(data: Any) -> None:
     assert refusal(played([throw(FIRST_THROW)]), Move("dice.kept", data)).code == "event.bad_data"
+
+
+@pytest.mark.parametrize("faces", [["7"], ["1"] * 11, [*FIRST_THROW.split(), "1"]])
+def test_a_keep_no_die_showing_gives_is_not_showing(faces: list[str]) -> None:
+    # A face no die shows, or more dice than the ten, are judged against the dice showing (12.2).
+    kept = Move("dice.kept", {"faces": faces})
+    assert refusal(played([throw(FIRST_THROW)]), kept).code == "keep.not_showing"
 
 
 def test_unknown_events_are_refused() -> None:
