@@ -15,6 +15,7 @@ answer in the rules' place.
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from collections.abc import Mapping
@@ -35,11 +36,12 @@ from games.store.canonical import canonical
 from tests.strategies import json_schema
 
 ROOT = Path(__file__).resolve().parents[3]
-# The rule book is kept beside the project, in shared/ (README.md).
+# The rule book is kept beside the project, in shared/ (README.md). What it names is kept here
+# too, so that the cases run wherever the suite runs; beside the rule book, the kept copy is
+# checked against it (test_the_kept_codes_are_the_rule_books).
 RULE_BOOK = ROOT.parent / "shared" / "RULES.md"
+KEPT = ROOT / "tests" / "fixtures" / "rule_book_codes.json"
 ERRORS = ROOT / "docs" / "ERRORS.md"
-if not RULE_BOOK.exists():
-    pytest.skip(f"the rule book is not beside the project ({RULE_BOOK})", allow_module_level=True)
 
 # Appendix C's sections and 0.6, by the streams whose sheets they speak of.
 SHEET_SECTIONS = {
@@ -56,11 +58,16 @@ def documented_codes() -> set[str]:
 
 
 def rule_book_codes() -> dict[str, set[str]]:
+    """The refusal codes each game's section (or sheet section) of RULES.md names, as kept."""
+    return {where: set(codes) for where, codes in json.loads(KEPT.read_text()).items()}
+
+
+def parsed_rule_book(text: str) -> dict[str, set[str]]:
     """The refusal codes each game's section (or sheet section) of RULES.md names."""
     codes = documented_codes()
     named: dict[str, set[str]] = {}
     where: str | None = None
-    for part in re.split(r"^(#{1,3} .*)$", RULES_TEXT, flags=re.M):
+    for part in re.split(r"^(#{1,3} .*)$", text, flags=re.M):
         game = re.match(r"^## \d+\. `([a-z0-9-]+)`", part)
         sheet = re.match(r"^## (C\.\d+|0\.6) ", part)
         if game or sheet:
@@ -73,9 +80,6 @@ def rule_book_codes() -> dict[str, set[str]]:
             found = set(re.findall(r"`([a-z_0-9]+\.[a-z_0-9]+)`", part)) & codes
             named.setdefault(where, set()).update(found)
     return {game: found for game, found in named.items() if found}
-
-
-RULES_TEXT = RULE_BOOK.read_text()
 
 
 @dataclass(frozen=True)
@@ -788,6 +792,18 @@ def covered() -> set[tuple[str, str]]:
         (where, case.code) for case in CASES if case.sheet for where in (case.kind, "any sheet")
     }
     return cases | sheets | set(SERVICE_ONLY)
+
+
+def test_the_kept_codes_are_the_rule_books() -> None:
+    if not RULE_BOOK.exists():
+        pytest.skip(f"the rule book is not beside the project ({RULE_BOOK})")
+    parsed = parsed_rule_book(RULE_BOOK.read_text())
+    kept = rule_book_codes()
+    assert parsed == kept, (
+        f"RULES.md names other codes than {KEPT.name} keeps: write it anew from the rule book "
+        f"(added: {sorted(c for w in parsed for c in parsed[w] - kept.get(w, set()))}, "
+        f"gone: {sorted(c for w in kept for c in kept[w] - parsed.get(w, set()))})"
+    )
 
 
 def test_the_rule_book_is_parsed_into_codes_per_game() -> None:
