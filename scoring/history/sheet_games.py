@@ -39,6 +39,14 @@ def games_of(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [game for game in games if game.get("game") is None]
 
 
+def winners(row: dict[str, Any]) -> list[int]:
+    """The seats that won a sheet game: the match rules' for its line; a one-seat game (a
+    Solitaire sheet, whose rows name no winner) is won by finishing it, as a live one is."""
+    if "winners" in row:
+        return list(row["winners"])
+    return [0] if len(row["scores"]) == 1 else []
+
+
 def seats_held(player_id: int, matches: QuerySet[MatchStanding]) -> dict[uuid.UUID, list[int]]:
     """The seats the player held at each of ``matches`` (one query)."""
     held: dict[uuid.UUID, list[int]] = defaultdict(list)
@@ -150,7 +158,7 @@ def _line(game: SheetGame, header: dict[str, Any], events: dict[int, Any]) -> di
         for p in header.get("players", [])
     ]
     scores = game.row["scores"]
-    winners = game.row["winners"]
+    won = winners(game.row)
     return {
         "id": None,  # no game stream of its own
         "kind": game.kind,
@@ -168,11 +176,11 @@ def _line(game: SheetGame, header: dict[str, Any], events: dict[int, Any]) -> di
             {"seat": seat, "points": total, "bonuses": [], "total": total}
             for seat, total in enumerate(scores)
         ],
-        "result": {"totals": scores, "winner": winners, "rating": None},
+        "result": {"totals": scores, "winner": won, "rating": None},
         "game": game.number,
         "entry": SHEET,
         "finished_at": game.finished_at.isoformat().replace("+00:00", "Z"),
         "players": players,
-        "winner": winners,
+        "winner": won,
         "events": [events[game.position]] if game.position in events else [],
     }

@@ -111,7 +111,7 @@ def _count_sheet_games(player_id: int, visible: Q, kinds: dict[str, Kind]) -> No
         for game in sheet_games.games_of(games):
             for seat in held[match_id]:
                 kind.game_totals.append(game["scores"][seat])
-                kind.games_won += seat in game["winners"]
+                kind.games_won += seat in sheet_games.winners(game)
 
 
 def _count_matches(player_id: int, visible: Q, kinds: dict[str, Kind]) -> None:

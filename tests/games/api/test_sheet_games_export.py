@@ -225,3 +225,21 @@ def test_the_export_reads_a_bounded_number_of_queries_for_sheet_games(
         finished_game("Ann", seed)
     with django_assert_max_num_queries(len(few.captured_queries)):
         assert len(export(anon, ann)) == 3 + 1 + 36 + 3
+
+
+def test_a_solitaire_sheets_games_are_won_by_finishing_them(anon: APIClient, user: Any) -> None:
+    # a Solitaire sheet's rows name no winner: a one-seat game is won by finishing it, as live
+    match = services.match_start(
+        format=SOLITAIRE, players=[{"name": "Cleo"}], entry="sheet", user=user
+    )
+    totals = [116, 63, 116, 63, 116]  # five games: the match is over, its player public
+    for total in totals:
+        sheet_line(match.pk, [total], user)
+    cleo = Player.objects.get(name="Cleo").pk
+    lines = export(anon, cleo)
+    assert [(line["game"], line["scores"][0]["total"], line["winner"]) for line in lines] == [
+        (number, total, [0]) for number, total in enumerate(totals, start=1)
+    ]
+    stats = anon.get(f"/api/v1/players/{cleo}/stats/").json()
+    games = next(kind["games"] for kind in stats["kinds"] if kind["kind"] == SOLITAIRE)
+    assert (games["played"], games["won"], games["best"]) == (5, 5, 116)
