@@ -104,7 +104,7 @@ def test_without_equal_turns_the_game_ends_at_the_target() -> None:
     refusal = refused(TO_100, house=house)
     assert refusal.code == "sheet.turn_not_due"
     assert refusal.data == {"seat": 1, "round": 3}
-    assert "won by seat(s) [0]" in refusal.message
+    assert "won by seat 0" in refusal.message
 
 
 def test_a_reset_wipes_out_the_whole_total() -> None:
