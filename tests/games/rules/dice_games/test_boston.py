@@ -358,7 +358,7 @@ def test_a_sheet_round_with_a_tie_needs_its_play_offs_under_playoff() -> None:
         "sheet.playoff_not_due"
     )
     bad = scored(12, 12, 4, playoffs=[[9]])
-    assert pytest.raises(IllegalEvent, match.apply, state, bad).value.code == "event.bad_data"
+    assert pytest.raises(IllegalEvent, match.apply, state, bad).value.code == "sheet.wrong_length"
     bad = scored(12, 12, 4, playoffs="none")
     assert pytest.raises(IllegalEvent, match.apply, state, bad).value.code == "event.bad_data"
 
