@@ -74,7 +74,9 @@ def game_new(request: HttpRequest) -> HttpResponse:
             kind=form.cleaned_data["kind"], seats=form.cleaned_data["seats"], user=request.user
         )
     except (RuleError, NotPermitted) as error:
-        form.add_error(_refused_field(error), error.message)
+        refused = refusal_of(error)
+        assert refused is not None
+        form.add_error(_refused_field(error), refused.sentence)
         return _home(request, form, status=422)
     return redirect("pages:game", pk=game.pk)
 
@@ -219,7 +221,7 @@ def game_advice(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     try:
         found = analysis.analyse(stream)
     except RuleError as error:
-        return render(request, ADVICE, {"refusal": error.message})
+        return render(request, ADVICE, {"refusal": error.sentence()})
     names = {seat["seat"]: seat["name"] for seat in folded.header["seats"]}
     return render(request, ADVICE, presenting.advice(found, names))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.play.refusals import labelled
 from games.rules.base import Analysable
 from games.rules.errors import IllegalEvent
 from games.store import folding
@@ -16,4 +17,5 @@ def analyse(stream: Stream) -> dict[str, Any]:
     rules = folding.game_rules(header)
     if not isinstance(rules, Analysable):
         raise IllegalEvent("analysis.unavailable", f"There is no solver for {stream.kind}.")
-    return rules.analyse(states)
+    with labelled(header):
+        return rules.analyse(states)

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import transaction
 
 from games.play import permissions
+from games.play.refusals import labelled
 from games.rules.base import Move, ReportsToMatch, step
 from games.rules.errors import IllegalEvent
 from games.rules.events import GAME_FINISHED, GAME_SCORED, RESULT_CONFIRMED, SERVICE_ONLY, UNDO
@@ -97,17 +98,21 @@ def append(
 def _fold_next(
     stream: Stream, folded: folding.Folded | None, type: str, data: dict[str, Any]
 ) -> folding.Folded:
+    # A refusal of the rules names the stream's seats by their labels (games.play.refusals).
     version = stream.version + 1
     if type in folding.START_EVENTS:
         engine = folding.engine_for(stream.category, data)
-        return folding.Folded(stream.category, data, engine.start(data), version)
+        with labelled(data):
+            return folding.Folded(stream.category, data, engine.start(data), version)
     if type == UNDO:
         _check_undo_allowed(stream)
         header, states = folding.state_stack(stream)
-        step(folding.engine_for(stream.category, header).rules, states, Move(type, data))
+        with labelled(header):
+            step(folding.engine_for(stream.category, header).rules, states, Move(type, data))
         return folding.Folded(stream.category, header, states[-1], version)
     folded = folded or folding.load(stream)
-    state = folded.engine.apply(folded.state, Move(type, data))
+    with labelled(folded.header):
+        state = folded.engine.apply(folded.state, Move(type, data))
     return folding.Folded(stream.category, folded.header, state, version)
 
 
@@ -264,14 +269,15 @@ def _confirmed(
     if data.get("director"):
         permissions.check_director(user)
     recorded = append(stream, event_id, RESULT_CONFIRMED, data, meta, None)
-    reactions.publish(
-        reactions.RESULT_CONFIRMED,
-        stream=stream,
-        folded=recorded.folded,
-        event=recorded.event,
-        data=data,
-        user=user,
-    )
+    with labelled(recorded.folded.header):  # the tournament's refusal names the table's seats
+        reactions.publish(
+            reactions.RESULT_CONFIRMED,
+            stream=stream,
+            folded=recorded.folded,
+            event=recorded.event,
+            data=data,
+            user=user,
+        )
     return recorded
 
 

@@ -3,12 +3,18 @@
 Every face shows a service's refusal from here: the API answers ``{"code", "detail", ...}`` with
 the status (games.api.http.exceptions), the pages put the sentence beside the control that was
 refused, the admin shows it as an error message. So a refusal reads the same wherever it is met.
+
+A rule's sentence names seats, never players (games.rules.wording.player_at): the service that
+refused a stream's event gives the refusal the stream's labels (:func:`labelled`, the one place
+play does so), and :func:`refusal_of` words the sentence with them, "(Ann, game 1)" where the
+rules said "(seat 0, game 1)".
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +35,7 @@ from games.rules.shapes import (
     Text,
     one_of,
 )
+from games.rules.wording import told_apart
 from games.store.canonical import BadValue
 from games.store.journal import EventIdReused, VersionConflict
 
@@ -138,7 +145,7 @@ def refusal_of(error: Exception, *, what: str | None = None) -> Refusal | None:
         if isinstance(error, NotThere):
             status = 404
         facts = {k: v for k, v in error.data.items() if k not in ("code", "detail")}
-        return Refusal(status, error.code, error.message, facts)
+        return Refusal(status, error.code, error.sentence(), facts)
     if isinstance(error, NotPermitted):
         status = 401 if error.code == "permission.login_required" else 403
         return Refusal(status, error.code, error.message)
@@ -163,3 +170,29 @@ def _conflict_sentence(version: int, what: str | None) -> str:
         f"Another device recorded a {what} first, so this one was not recorded. "
         f"Here it is as it stands now (version {version})."
     )
+
+
+# --- the seats' labels -------------------------------------------------------------------------
+
+
+def labels_of(header: Mapping[str, Any]) -> dict[int, str]:
+    """Each seat's label as a stream's header names it (a game's ``seats``, a match's
+    ``players``): two players of one name told apart, "Pat (1)" and "Pat (2)"."""
+    seated = header.get("seats") or header.get("players") or []
+    names = {
+        s["seat"]: s["name"]
+        for s in seated
+        if isinstance(s, Mapping) and isinstance(s.get("seat"), int) and s.get("name")
+    }
+    return told_apart(names)
+
+
+@contextmanager
+def labelled(header: Mapping[str, Any]) -> Iterator[None]:
+    """A refusal raised within names the seats of the stream ``header`` starts (its labels)."""
+    try:
+        yield
+    except RuleError as error:
+        if not error.labels:
+            error.labels = labels_of(header)
+        raise

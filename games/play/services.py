@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games.play import appending, permissions
+from games.play.refusals import labelled
 from games.play.register import player_resolve
 from games.rules import registry
 from games.rules.base import make_ruleset, ruleset_as_dict
@@ -83,7 +84,8 @@ def game_start(
         "match": str(match.pk) if match else None,
         "number": number,
     }
-    rules.initial_state(setup, effective, len(players))  # refuses a bad setup early
+    with labelled(header):
+        rules.initial_state(setup, effective, len(players))  # refuses a bad setup early
     layout = _duplicate_layout(match, number)  # refuses a duplicate round not laid out yet
     stream = Stream.objects.create(
         category=Stream.Category.GAME,
@@ -220,7 +222,8 @@ def match_start(
     }
     if tournament:
         header["tournament"] = tournament
-    engine.start(header)  # refuses a bad player count early
+    with labelled(header):
+        engine.start(header)  # refuses a bad player count early
     stream = Stream.objects.create(
         category=Stream.Category.MATCH,
         kind=format,

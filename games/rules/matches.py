@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from games.rules.base import Move, check_move, make_ruleset
-from games.rules.errors import BadSetup, IllegalEvent
+from games.rules.errors import BadSetup, IllegalEvent, wrong_length
 from games.rules.events import GAME_FINISHED, GAME_SCORED, MATCH_SETTLED
 from games.rules.shapes import Integer, ListOf, Record, record
 
@@ -313,11 +313,9 @@ class ScoredMatch:
 
     def _scores(self, state: ScoredMatchState, move: Move) -> tuple[int, ...]:
         scores = move.data.get("scores")
-        if (
-            not isinstance(scores, list | tuple)
-            or len(scores) != state.seats
-            or not all(_is_int(s) for s in scores)
-        ):
+        if isinstance(scores, list | tuple) and len(scores) != state.seats:
+            raise wrong_length("scores", scores, state.seats, "one score per seat in seat order")
+        if not isinstance(scores, list | tuple) or not all(_is_int(s) for s in scores):
             raise IllegalEvent(
                 "event.bad_data",
                 f"'scores' of {move.type} must list {state.seats} whole numbers, one per seat "

@@ -14,6 +14,7 @@ only: nothing here decides a rule. Pure Python, as every module of games/rules.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -44,6 +45,69 @@ def phrase(key: str) -> str:
 
 def name_of(names: Mapping[int, str], seat: int) -> str:
     return names.get(seat, f"seat {seat}")
+
+
+# --- seats in a rule's sentence ----------------------------------------------------------------
+#
+# The rules know seats, never names. A sentence names a seat (or a group of seats) through
+# :func:`seat` / :func:`seats`: a marker the faces replace with the players' labels
+# (:func:`worded`, which games.play.refusals calls with the stream's labels). Without labels (a
+# rules test, a log) the marker reads "seat 2", "seats 0 and 1"; at the start of a sentence
+# "Seat 2". The markers are private-use characters no person types, so none is mistaken.
+
+_OPEN, _CLOSE = "\ue000", "\ue001"
+_MARKER = re.compile(f"{_OPEN}([-0-9,]*){_CLOSE}")
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)$")
+
+
+def player_at(number: Any) -> str:
+    """The seat ``number`` in a sentence: its player's label where the face knows it (what is
+    not a seat number, as a seat a state has not set, is said as it is)."""
+    if not isinstance(number, int) or isinstance(number, bool):
+        return f"seat {number}"
+    return f"{_OPEN}{number}{_CLOSE}"
+
+
+def players_at(numbers: Iterable[int]) -> str:
+    """Several seats in a sentence: "Ann and Bob", without labels "seats 0 and 1"."""
+    return f"{_OPEN}{','.join(str(int(n)) for n in numbers)}{_CLOSE}"
+
+
+def seats_named(text: str) -> tuple[int, ...]:
+    """The seats a sentence names, in order, each once."""
+    found: dict[int, None] = {}
+    for match in _MARKER.finditer(text):
+        found.update((int(n), None) for n in match.group(1).split(",") if n)
+    return tuple(found)
+
+
+def worded(text: str, labels: Mapping[int, str] | None = None) -> str:
+    """``text`` with each seat it names said by its label (``labels``), or by its number where
+    there is none."""
+    labels = labels or {}
+
+    def said(match: re.Match[str]) -> str:
+        numbers = [int(n) for n in match.group(1).split(",") if n]
+        if numbers and all(n in labels for n in numbers):
+            return joined([labels[n] for n in numbers])
+        numbered = joined([str(n) for n in numbers])
+        words = f"seat {numbered}" if len(numbers) == 1 else f"seats {numbered}"
+        starts = _SENTENCE_START.search(text, 0, match.start()) is not None
+        return words[0].upper() + words[1:] if starts else words
+
+    return _MARKER.sub(said, text)
+
+
+def told_apart(names: Mapping[int, str]) -> dict[int, str]:
+    """Each key's label: its name, or for namesakes the name numbered in key order, "Pat (2)"."""
+    by_name: dict[str, list[int]] = {}
+    for key in sorted(names):
+        by_name.setdefault(names[key].casefold(), []).append(key)
+    labels = {}
+    for keys in by_name.values():
+        for number, key in enumerate(keys, start=1):
+            labels[key] = names[key] if len(keys) == 1 else f"{names[key]} ({number})"
+    return labels
 
 
 def joined(words: Sequence[str]) -> str:

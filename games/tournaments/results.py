@@ -14,6 +14,7 @@ from django.db import transaction
 from games.play import permissions
 from games.rules.errors import IllegalEvent, StateConflict
 from games.rules.events import RESULT_CONFIRMED
+from games.rules.wording import player_at
 from games.store import event_types, folding, journal, outbox, reactions
 from games.store.canonical import canonical
 from games.store.models import (
@@ -207,7 +208,7 @@ def confirmation_from_match(
         )
     seat = data.get("seat")
     if table.director_confirmed or (seat is not None and seat in table.confirmed_seats):
-        who = "A director" if table.director_confirmed else f"Seat {seat}"
+        who = "A director" if table.director_confirmed else player_at(seat)
         raise StateConflict(
             "result.already_confirmed",
             f"{who} has already confirmed table {table.number}'s result.",

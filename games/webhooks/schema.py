@@ -17,7 +17,7 @@ WEBHOOK_PAYLOAD_SCHEMA: dict[str, Any] = {
     "type": "object",
     "description": (
         "The body POSTed to a webhook: the event as the event lists show it, with its stream. "
-        "Signed in X-Scarney-Signature (docs/API.md, Webhooks)."
+        "Signed in X-Scarney-Signature (the API reference, Webhooks)."
     ),
     "additionalProperties": False,
     "required": [

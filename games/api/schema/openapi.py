@@ -23,7 +23,7 @@ from games.store.event_types import EVENT_TYPES
 ERROR = {
     "type": "object",
     "description": "Every error: a stable dotted code, a sentence for a person, and data "
-    "fields of the code (docs/ERRORS.md).",
+    "fields of the code (the API reference's list of error codes).",
     "properties": {
         "code": {"type": "string", "example": "query.unknown_parameter"},
         "detail": {"type": "string", "example": "Unknown query parameter staus."},
@@ -55,7 +55,7 @@ ERRORS: dict[str, tuple[str, str]] = {
         "The stream moved on, or the event id was used",
         "`version.conflict` (with `current_version`), `event.id_reused`",
     ),
-    "422": ("The rules forbid it", "the rules' codes of docs/ERRORS.md"),
+    "422": ("The rules forbid it", "the rules' codes, as the list of error codes gives them"),
     "429": ("Over the rate; `Retry-After` gives the seconds to wait", "`request.throttled`"),
 }
 WRITES = ("post", "put", "patch", "delete")

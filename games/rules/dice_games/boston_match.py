@@ -28,7 +28,7 @@ from games.rules.dice_games.boston import (
     share_pot,
     top_seats,
 )
-from games.rules.errors import IllegalEvent
+from games.rules.errors import IllegalEvent, wrong_length
 from games.rules.events import GAME_SCORED
 from games.rules.matches import (
     EntryWarning,
@@ -39,6 +39,7 @@ from games.rules.matches import (
     ranked,
 )
 from games.rules.shapes import Integer, ListOf, Nullable, record
+from games.rules.wording import player_at, players_at
 
 # --- what a table records on the match (games/rules/shapes.py) ------------------------------
 
@@ -144,7 +145,7 @@ class BostonSession(ScoredMatch):
         return [
             IllegalEvent(
                 "score.unattainable",
-                f"No turn of {self.game.name} scores {score} (seat {seat}, game "
+                f"No turn of {self.game.name} scores {score} ({player_at(seat)}, game "
                 f"{len(state.entries) + 1}).",
                 score=score,
                 seat=seat,
@@ -188,11 +189,13 @@ class BostonSession(ScoredMatch):
                 raise IllegalEvent(
                     "sheet.playoff_not_due", "No tie is played off here, so no play-off is due."
                 )
+            if isinstance(extra, list) and len(extra) != len(top):
+                raise wrong_length("playoffs", extra, len(top), "one score per tied seat")
             if not _is_scores(extra, len(top)):
                 raise IllegalEvent(
                     "event.bad_data",
-                    f"A play-off lists {len(top)} scores, one for each of seats "
-                    f"{', '.join(map(str, top))} in playing order.",
+                    f"A play-off lists {len(top)} scores, one for each of {players_at(top)} in "
+                    "playing order.",
                     field="playoffs",
                 )
             played += tuple(extra)
@@ -200,7 +203,7 @@ class BostonSession(ScoredMatch):
         if len(top) > 1 and state.ruleset.boston_tie == PLAYOFF:
             raise IllegalEvent(
                 "sheet.playoff_missing",
-                f"Seats {', '.join(map(str, top))} tie for the pot: give their play-off scores.",
+                f"{players_at(top)} tie for the pot: give their play-off scores.",
                 seats=list(top),
             )
         return tuple(sorted(top)), played

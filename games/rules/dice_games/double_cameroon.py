@@ -56,6 +56,7 @@ from games.rules.dice_games.shapes import (
 )
 from games.rules.errors import IllegalEvent
 from games.rules.events import THROWN
+from games.rules.wording import player_at
 
 KIND = "double-cameroon"
 EVENT_TYPES = frozenset({THROWN, KEPT, GROUPED})
@@ -366,7 +367,7 @@ def _check_unused(state: State, *categories: str) -> None:
         if category not in unused:
             raise IllegalEvent(
                 "group.category_used",
-                f"Seat {state.seat} has already filled {category}; still open: "
+                f"{player_at(state.seat)} has already filled {category}; still open: "
                 f"{', '.join(unused)}.",
                 category=category,
             )

@@ -21,10 +21,11 @@ from games.rules.dice import ORDINARY_FACES
 from games.rules.dice_games.double_cameroon import DOUBLE_CAMEROON, KIND, Ruleset
 from games.rules.dice_games.double_cameroon_scoring import CATEGORIES, GROUP_SIZE, category_points
 from games.rules.dice_games.shapes import MAX_SEATS
-from games.rules.errors import IllegalEvent
+from games.rules.errors import IllegalEvent, wrong_length
 from games.rules.events import GAME_SCORED
 from games.rules.matches import EntryWarning, GameEntry, OneGameMatch, ScoredMatchState, no_payments
 from games.rules.shapes import Integer, ListOf, Nullable, Record, record
+from games.rules.wording import player_at
 
 SHEET_KEYS = ("boxes", "cumulative", "scores")
 
@@ -142,12 +143,10 @@ def read_boxes(data: Mapping[str, Any], seats: int) -> Boxes:
             fields=unknown,
         )
     boxes = data.get("boxes")
-    if (
-        not isinstance(boxes, list)
-        or len(boxes) != seats
-        or not all(
-            isinstance(sheet, Mapping) and all(map(_is_int, sheet.values())) for sheet in boxes
-        )
+    if isinstance(boxes, list) and len(boxes) != seats:
+        raise wrong_length("boxes", boxes, seats, "one sheet of boxes per seat")
+    if not isinstance(boxes, list) or not all(
+        isinstance(sheet, Mapping) and all(map(_is_int, sheet.values())) for sheet in boxes
     ):
         raise IllegalEvent(
             "event.bad_data",
@@ -165,7 +164,7 @@ def _check_categories(seat: int, sheet: Mapping[str, int]) -> None:
     if strange:
         raise IllegalEvent(
             "group.unknown_category",
-            f"Seat {seat}'s sheet has {', '.join(strange)}: not a category; the ten are "
+            f"{player_at(seat)}'s sheet has {', '.join(strange)}: not a category; the ten are "
             f"{', '.join(CATEGORIES)}.",
             seat=seat,
             category=strange[0],
@@ -174,8 +173,8 @@ def _check_categories(seat: int, sheet: Mapping[str, int]) -> None:
     if missing:
         raise IllegalEvent(
             "sheet.category_missing",
-            f"Seat {seat}'s sheet lacks {', '.join(missing)}: every category is filled exactly "
-            "once (a group that does not qualify scores 0 there).",
+            f"{player_at(seat)}'s sheet lacks {', '.join(missing)}: every category is filled "
+            "exactly once (a group that does not qualify scores 0 there).",
             seat=seat,
             categories=missing,
         )
@@ -192,7 +191,7 @@ def box_issues(boxes: Boxes, five_counts_as_full_house: bool) -> list[IllegalEve
                 issues.append(
                     IllegalEvent(
                         "score.unattainable",
-                        f"No five dice score {points} in {category} (seat {seat}); possible: "
+                        f"No five dice score {points} in {category} ({player_at(seat)}); possible: "
                         f"{', '.join(map(str, sorted(allowed)))}.",
                         score=points,
                         seat=seat,

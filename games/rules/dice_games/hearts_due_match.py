@@ -24,10 +24,11 @@ from games.rules.dice_games.hearts_due import (
     State,
     enter_roll,
 )
-from games.rules.errors import IllegalEvent
+from games.rules.errors import IllegalEvent, check_row_lengths, wrong_length
 from games.rules.events import GAME_SCORED
 from games.rules.matches import EntryWarning, GameEntry, OneGameMatch, ScoredMatchState, no_payments
 from games.rules.shapes import Integer, ListOf, Nullable, Shape, Text, one_of, record
+from games.rules.wording import player_at, players_at
 
 RESET = "reset"
 SHEET_KEYS = ("rolls", "cumulative", "scores")
@@ -142,6 +143,7 @@ def read_sheet(
             fields=unknown,
         )
     rolls = data.get("rolls")
+    check_row_lengths("rolls", rolls, seats, "one cell per seat in each round")
     if not _is_grid(rolls, seats, _is_cell) or not rolls:
         raise IllegalEvent(
             "event.bad_data",
@@ -150,9 +152,11 @@ def read_sheet(
             field="rolls",
         )
     cumulative = data.get("cumulative")
-    if cumulative is not None and (
-        not _is_grid(cumulative, seats, lambda c: c is None or _is_int(c))
-        or len(cumulative) != len(rolls)
+    check_row_lengths("cumulative", cumulative, seats, "one figure per seat in each round")
+    if isinstance(cumulative, list) and len(cumulative) != len(rolls):
+        raise wrong_length("cumulative", cumulative, len(rolls), "one row per round of 'rolls'")
+    if cumulative is not None and not _is_grid(
+        cumulative, seats, lambda c: c is None or _is_int(c)
     ):
         raise IllegalEvent(
             "event.bad_data",
@@ -161,9 +165,9 @@ def read_sheet(
             field="cumulative",
         )
     printed = data.get("scores")
-    if printed is not None and (
-        not isinstance(printed, list) or len(printed) != seats or not all(map(_is_int, printed))
-    ):
+    if isinstance(printed, list) and len(printed) != seats:
+        raise wrong_length("scores", printed, seats, "one final total per seat")
+    if printed is not None and (not isinstance(printed, list) or not all(map(_is_int, printed))):
         raise IllegalEvent(
             "event.bad_data",
             f"'scores' must list {seats} whole numbers, each seat's final total.",
@@ -190,8 +194,8 @@ def replay_sheet(
                 if due:
                     raise IllegalEvent(
                         "sheet.turn_missing",
-                        f"Seat {seat} was due to roll in round {number}, but the sheet has no "
-                        "roll for him there.",
+                        f"{player_at(seat)} was due to roll in round {number}, but the sheet has "
+                        "no roll for him there.",
                         seat=seat,
                         round=number,
                     )
@@ -210,7 +214,7 @@ def replay_sheet(
         raise IllegalEvent(
             "sheet.game_unfinished",
             f"The game is not decided on this sheet (totals {list(game.totals)}, target "
-            f"{game.ruleset.hearts_due_target}): seats {list(game.queue)} still roll.",
+            f"{game.ruleset.hearts_due_target}): {players_at(game.queue)} still roll.",
             totals=list(game.totals),
         )
     return game, after_rounds, issues
@@ -223,7 +227,7 @@ def roll_issue(cell: Cell, seat: int, number: int) -> IllegalEvent | None:
     allowed = ", ".join(map(str, RUN_SCORES))
     return IllegalEvent(
         "score.unattainable",
-        f"No Hearts Due roll scores {cell} (seat {seat}, round {number}): a roll scores "
+        f"No Hearts Due roll scores {cell} ({player_at(seat)}, round {number}): a roll scores "
         f"{allowed}, or resets the total.",
         score=cell,
         seat=seat,
@@ -233,12 +237,12 @@ def roll_issue(cell: Cell, seat: int, number: int) -> IllegalEvent | None:
 
 def _roll_not_due(game: State, seat: int, cell: Cell, number: int) -> IllegalEvent:
     if game.over:
-        why = f"the game was over, won by seat(s) {list(game.winners)}"
+        why = f"the game was over, won by {players_at(game.winners)}"
     else:
-        why = f"seat {game.queue[0]} was due to roll"
+        why = f"{player_at(game.queue[0])} was due to roll"
     return IllegalEvent(
         "sheet.turn_not_due",
-        f"Seat {seat} has a roll ({cell}) in round {number}, but {why}.",
+        f"{player_at(seat)} has a roll ({cell}) in round {number}, but {why}.",
         seat=seat,
         round=number,
     )
@@ -255,7 +259,8 @@ def _check_cumulative(
             if sent is not None and sent != derived[seat]:
                 raise IllegalEvent(
                     "sheet.cumulative_mismatch",
-                    f"Seat {seat}'s total after round {number} is {derived[seat]}, not {sent}.",
+                    f"{player_at(seat)}'s total after round {number} is {derived[seat]}, not "
+                    f"{sent}.",
                     seat=seat,
                     round=number,
                     cumulative=derived[seat],

@@ -108,7 +108,7 @@ THROW_VIEW = Record(
         "round": Integer(1),
         "seat": SEAT,
         "faces": FACES,
-        "class": choice(SCARNEY, PUT, TAKE, SPLIT, doc="the throw's class (RULES.md 11.4)"),
+        "class": choice(SCARNEY, PUT, TAKE, SPLIT, doc="the throw's class (put, take ...)"),
         "push": Boolean(doc="a take of nothing (a dead single, D-PT-7)"),
         "doubled": Boolean(doc="double down was called for it"),
         "asked": Integer(0, doc="the chips its class calls for (doubled), else 0"),
@@ -145,7 +145,7 @@ VIEW = record(
         rounds=ListOf(ROUND_END_VIEW, 1, doc="how the last round over ended"),
         seating=Nullable(
             record(
-                "The seating throws (RULES.md 11.2).",
+                "The seating throws, which seat the players and choose the first shooter.",
                 groups=ListOf(
                     ListOf(SEAT, MAX_SEATS, 1),
                     MAX_SEATS,

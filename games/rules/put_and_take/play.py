@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from games.rules.base import Move
 from games.rules.dice import PotEntry, number_total, read_faces
-from games.rules.errors import IllegalEvent
+from games.rules.errors import IllegalEvent, is_seat_number, seat_unknown
 from games.rules.events import DOUBLE_DOWN, THROWN
 from games.rules.put_and_take.state import (
     ANTE,
@@ -37,6 +37,7 @@ from games.rules.put_and_take.state import (
     seated_from,
     turn_from,
 )
+from games.rules.wording import player_at, players_at
 
 # --- seating (11.2) ------------------------------------------------------------------------------
 
@@ -62,7 +63,7 @@ def _seating_throw(state: State, move: Move) -> State:
         raise IllegalEvent(
             "seating.closed",
             "Seats are thrown for only before the first round, by every player; "
-            f"the turn order is seats {_order_text(state.order)}.",
+            f"the turn order is {players_at(state.order)}.",
         )
     faces = read_faces(move.data, DICE)
     seating = state.seating or Seating(groups=(tuple(range(state.seats)),))
@@ -101,7 +102,7 @@ def seating_incomplete(state: State) -> IllegalEvent:
     seat = seating_thrower(state.seating)
     return IllegalEvent(
         "seating.incomplete",
-        f"The seating throws are not finished: seat {seat} throws the three dice next "
+        f"The seating throws are not finished: {player_at(seat)} throws the three dice next "
         "(seating.thrown).",
         seat=seat,
     )
@@ -138,30 +139,35 @@ def _ante(state: State, move: Move) -> State:
 def _leave(state: State, move: Move) -> State:
     seat = _seat_of(state, move)
     if seat in state.away:
-        raise IllegalEvent("player.already_left", f"Seat {seat} has already left.", seat=seat)
+        raise IllegalEvent("player.already_left", f"{player_at(seat)} has already left.", seat=seat)
     return dataclasses.replace(state, away=state.away | {seat})
 
 
 def _join(state: State, move: Move) -> State:
     seat = _seat_of(state, move)
     if seat not in state.away:
-        raise IllegalEvent("player.already_seated", f"Seat {seat} is already seated.", seat=seat)
+        raise IllegalEvent(
+            "player.already_seated", f"{player_at(seat)} is already seated.", seat=seat
+        )
     return dataclasses.replace(state, away=state.away - {seat})
 
 
 def _seat_of(state: State, move: Move) -> int:
     """The seat a join or leave names; only between rounds (D-PT-9)."""
     seat = move.data.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats:
+    if not is_seat_number(seat):
         raise IllegalEvent(
             "event.bad_data",
             f"'seat' of {move.type} must be a seat number from 0 to {state.seats - 1}.",
             field="seat",
         )
+    if not 0 <= seat < state.seats:
+        raise seat_unknown(seat, state.seats)
     if state.phase == SHOOTING:
         raise IllegalEvent(
             "player.mid_round",
-            f"Seat {seat} can join or leave only between rounds; round {state.round} is under way.",
+            f"{player_at(seat)} can join or leave only between rounds; round {state.round} is "
+            "under way.",
             seat=seat,
         )
     return seat
@@ -175,7 +181,7 @@ def _double_down(state: State, move: Move) -> State:
     if state.doubled:
         raise IllegalEvent(
             "double_down.already_called",
-            f"Seat {state.shooter} has already called double down for this throw.",
+            f"{player_at(state.shooter)} has already called double down for this throw.",
         )
     return dataclasses.replace(state, doubled=True)
 
@@ -323,7 +329,3 @@ HANDLERS = {
     JOINED: _join,
     ENDED: _end_session,
 }
-
-
-def _order_text(order: Sequence[int]) -> str:
-    return ", ".join(str(seat) for seat in order)

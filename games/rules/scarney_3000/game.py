@@ -85,6 +85,7 @@ from games.rules.scarney_3000.view import (
     view_declared,
 )
 from games.rules.shapes import Record, record
+from games.rules.wording import player_at
 
 KIND = "scarney-3000"
 PARTNERSHIP_KIND = "partnership-scarney-3000"
@@ -136,7 +137,7 @@ class Scarney3000Rules(GameRules):
     events = events_declared(MAX_SEATS)
     view_shape = view_declared(MAX_SEATS, sides=False)
     setup_shape = record(
-        "Who shoots first (RULES.md 9.1, 7.2): seat 0, first_shooter, or seating throws.",
+        "Who shoots first: seat 0, first_shooter, or the seating throws of the rules of play.",
         optional=("first_shooter", "seating_throws"),
         first_shooter=first_shooter(MAX_SEATS),
         seating_throws=SEATING_THROWS,
@@ -223,7 +224,7 @@ class Scarney3000Rules(GameRules):
         if move.type != THROWN:
             raise IllegalEvent(
                 "seating.throws_due",
-                f"The {self.DRAW_KEY.replace('_', ' ')} come first: seat {state.shooter} "
+                f"The {self.DRAW_KEY.replace('_', ' ')} come first: {player_at(state.shooter)} "
                 "throws the five dice next.",
                 seat=state.shooter,
             )
@@ -264,8 +265,8 @@ class PartnershipScarney3000Rules(Scarney3000Rules):
     events = events_declared(MAX_PARTNERS)
     view_shape = view_declared(MAX_PARTNERS, sides=True)
     setup_shape = record(
-        'The sides (RULES.md 10, 8.1): the teams given ("We" first), alternate seats, or '
-        "partner throws; and who shoots first.",
+        'The sides: the teams given ("We" first), alternate seats, or the throws for partners; '
+        "and who shoots first.",
         optional=("teams", "first_shooter", "partner_throws"),
         teams=TEAMS,
         first_shooter=first_shooter(MAX_PARTNERS),
@@ -348,7 +349,7 @@ def read_sides(teams: Any, seats: int, scope: str) -> tuple[tuple[int, ...], ...
     if len(sides[0]) != len(sides[1]) or sorted(sides[0] + sides[1]) != list(range(seats)):
         raise BadSetup(
             f"{scope}.bad_teams",
-            f"The two sides must share the seats 0 to {seats - 1}, each once, "
+            f"The two sides must share the seat numbers 0 to {seats - 1}, each once, "
             f"not {[list(side) for side in sides]}.",
         )
     return sides

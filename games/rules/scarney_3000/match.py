@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.rules.base import Move
-from games.rules.errors import BadSetup, IllegalEvent
+from games.rules.errors import BadSetup, IllegalEvent, check_row_lengths, wrong_length
 from games.rules.events import GAME_SCORED
 from games.rules.matches import (
     EntryWarning,
@@ -35,6 +35,7 @@ from games.rules.scarney_3000.play import OVER, State, end_turn, is_int, totals
 from games.rules.scarney_3000.throws import DEAD_DIE_POINTS, MINIMUM, Ruleset
 from games.rules.scarney_3000.view import MOST_TURNS, SIDE_NAMES, report_of
 from games.rules.shapes import Integer, ListOf, Nullable, Record, record
+from games.rules.wording import player_at, players_at
 
 # --- settlement (RULES.md 0.8, 9.4, 10) ----------------------------------------------------------
 
@@ -273,16 +274,12 @@ def _read_sheet(
     if data.get("cumulative") is not None:
         cumulative = _read_grid(data["cumulative"], seats, "cumulative")
         if len(cumulative) != len(turns):
-            raise IllegalEvent(
-                "event.bad_data",
-                f"'cumulative' must have one row per round of 'turns' ({len(turns)}).",
-                field="cumulative",
-            )
+            raise wrong_length("cumulative", cumulative, len(turns), "one row per round of 'turns'")
     printed = data.get("scores")
+    if isinstance(printed, list | tuple) and len(printed) != seats:
+        raise wrong_length("scores", printed, seats, "one final score per seat")
     if printed is not None and (
-        not isinstance(printed, list | tuple)
-        or len(printed) != seats
-        or not all(is_int(s) for s in printed)
+        not isinstance(printed, list | tuple) or not all(is_int(s) for s in printed)
     ):
         raise IllegalEvent(
             "event.bad_data",
@@ -293,6 +290,7 @@ def _read_sheet(
 
 
 def _read_grid(rows: Any, seats: int, name: str) -> Grid:
+    check_row_lengths(name, rows, seats, "one figure per seat in each round")
     if not isinstance(rows, list | tuple) or not all(
         isinstance(row, list | tuple)
         and len(row) == seats
@@ -309,7 +307,7 @@ def _read_grid(rows: Any, seats: int, name: str) -> Grid:
 
 def turn_issues(score: int, seat: int, round_number: int) -> list[IllegalEvent]:
     """Why a written turn score is impossible (Appendix C.4); a bust is 0."""
-    where = f"seat {seat}'s turn in round {round_number}"
+    where = f"{player_at(seat)}'s turn in round {round_number}"
     issues = []
     if score and score % DEAD_DIE_POINTS:
         issues.append(
@@ -364,12 +362,12 @@ def _replay_sheet(
 
 def _turn_not_due(game: State, seat: int, score: int, round_number: int) -> IllegalEvent:
     if game.phase == OVER:
-        why = f"the game was over, won by seat(s) {list(game.winners)}"
+        why = f"the game was over, won by {players_at(game.winners)}"
     else:
-        why = f"seat {game.shooter} was due to shoot"
+        why = f"{player_at(game.shooter)} was due to shoot"
     return IllegalEvent(
         "sheet.turn_not_due",
-        f"Seat {seat} has {score} in round {round_number}, but {why}.",
+        f"{player_at(seat)} has {score} in round {round_number}, but {why}.",
         seat=seat,
         round=round_number,
     )
@@ -383,7 +381,8 @@ def _check_cumulative(game: State, cumulative: Grid | None, round_number: int, s
     if sent is not None and sent != derived:
         raise IllegalEvent(
             "sheet.cumulative_mismatch",
-            f"Seat {seat}'s cumulative score after round {round_number} is {derived}, not {sent}.",
+            f"{player_at(seat)}'s cumulative score after round {round_number} is {derived}, not "
+            f"{sent}.",
             seat=seat,
             round=round_number,
             cumulative=derived,

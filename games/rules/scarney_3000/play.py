@@ -16,7 +16,7 @@ from typing import Any, overload
 from games.rules import base
 from games.rules.base import Move
 from games.rules.dice import DEAD, read_faces
-from games.rules.errors import IllegalEvent
+from games.rules.errors import IllegalEvent, seat_unknown
 from games.rules.events import STOOD, THROWN
 from games.rules.scarney_3000.throws import (
     BUST,
@@ -29,6 +29,7 @@ from games.rules.scarney_3000.throws import (
     hand_name,
     show,
 )
+from games.rules.wording import player_at
 
 EVENT_KEYS = {THROWN: frozenset({"faces", "seat"}), STOOD: frozenset({"seat"})}
 
@@ -315,10 +316,12 @@ def check_move(state: State, move: Move, name: str) -> None:
 
 def _check_shooter(state: State, seat: Any) -> None:
     """An event naming its shooter is checked: a finished (or future) turn takes no dice."""
-    if not is_int(seat) or not 0 <= seat < state.seats:
+    if not is_int(seat):
         raise IllegalEvent(
             "event.bad_data", f"'seat' must be a seat number from 0 to {state.seats - 1}."
         )
+    if not 0 <= seat < state.seats:
+        raise seat_unknown(seat, state.seats)
     if seat == state.shooter:
         return
     last = state.turns[-1] if state.turns else None
@@ -326,14 +329,14 @@ def _check_shooter(state: State, seat: Any) -> None:
         how = f"stood on {last.score}" if last.score else "bust"
         raise IllegalEvent(
             "turn.over",
-            f"Seat {seat}'s turn is over ({how}); seat {state.shooter} is the shooter.",
+            f"{player_at(seat)}'s turn is over ({how}); {player_at(state.shooter)} is the shooter.",
             seat=seat,
             shooter=state.shooter,
         )
     doing = "throws for the draw" if state.draw else "is the shooter"
     raise IllegalEvent(
         "turn.not_your_turn",
-        f"Seat {seat} is not on turn: seat {state.shooter} {doing}.",
+        f"{player_at(seat)} is not on turn: {player_at(state.shooter)} {doing}.",
         seat=seat,
         shooter=state.shooter,
     )
@@ -365,7 +368,7 @@ def apply_stand(state: State) -> State:
     if last is not None and last.outcome == UNCONFIRMED:
         raise IllegalEvent(
             "stand.unconfirmed_bonus",
-            f"Seat {state.shooter} cannot stand on an unconfirmed bonus: "
+            f"{player_at(state.shooter)} cannot stand on an unconfirmed bonus: "
             f"{hand_name(last.bonus_face or '', last.bonus_dice)} on {show(last.faces)} "
             f"({state.pending} points pending) need a dead die on the next throw of "
             f"{_dice(state.in_cup)}.",
@@ -374,7 +377,7 @@ def apply_stand(state: State) -> State:
         )
     raise IllegalEvent(
         "stand.below_minimum",
-        f"Seat {state.shooter} holds {state.banked} confirmed points"
+        f"{player_at(state.shooter)} holds {state.banked} confirmed points"
         f"{_thrown(state.throws)}; a turn needs {MINIMUM} to stand, so the "
         f"{_dice(state.in_cup)} must be thrown.",
         banked=state.banked,

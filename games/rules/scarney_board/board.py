@@ -189,7 +189,7 @@ def _setup_circle(key: Any, error: type[RuleError]) -> int:
     try:
         return parse_circle(key)
     except IllegalEvent as refused:
-        raise error("setup.unknown_circle", refused.message, **refused.data) from None
+        raise error("setup.unknown_circle", refused.template, **refused.data) from None
 
 
 def _setup_pawn(
@@ -198,7 +198,7 @@ def _setup_pawn(
     try:
         pawn = parse_pawn(value)
     except IllegalEvent as refused:
-        message = f"{circle_name(circle)}: {refused.message}"
+        message = f"{circle_name(circle)}: {refused.template}"
         raise error(
             "setup.unknown_pawn", message, circle=circle_name(circle), **refused.data
         ) from None

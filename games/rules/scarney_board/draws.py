@@ -13,6 +13,7 @@ from games.rules.errors import IllegalEvent
 from games.rules.events import GAME_FINISHED, GAME_SCORED, ORDER_DRAWN
 from games.rules.matches import GameEntry, ScoredMatch, ScoredMatchState
 from games.rules.scarney_board.board import parse_pawn, spots_of
+from games.rules.wording import player_at, players_at
 
 Handler = Callable[[ScoredMatchState, Move], ScoredMatchState]
 
@@ -57,7 +58,7 @@ def _check_draw_due(state: ScoredMatchState) -> None:
     if "first" in state.extra and not tied_draw(state):
         raise IllegalEvent(
             "order.already_drawn",
-            f"The draw is over: seat {first_player(state)} plays first.",
+            f"The draw is over: {player_at(first_player(state))} plays first.",
             seat=first_player(state),
         )
 
@@ -67,8 +68,8 @@ def _check_draw_seats(picks: list[tuple[int, str]], due: tuple[int, ...]) -> Non
     if seats != sorted(due):
         raise IllegalEvent(
             "order.wrong_seats",
-            f"This draw is made by seats {', '.join(map(str, sorted(due)))}, each once; "
-            f"it lists seats {', '.join(map(str, seats))}.",
+            f"This draw is made by {players_at(sorted(due))}, each once; "
+            f"it lists {players_at(seats)}.",
             seats=sorted(due),
         )
     pawns = [pawn for _, pawn in picks]

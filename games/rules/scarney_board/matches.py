@@ -49,6 +49,7 @@ from games.rules.scarney_board.high_low import Ruleset as HighLowRuleset
 from games.rules.scarney_board.high_low import high_low_score_possible
 from games.rules.scarney_board.singles import Ruleset as SinglesRuleset
 from games.rules.scarney_board.solitaire import attainable_totals
+from games.rules.wording import player_at, players_at
 
 MATCH_BONUS = 100
 SHUTOUT_BONUS = 100
@@ -199,10 +200,10 @@ class SinglesMatch(BoardMatch):
 
 
 def _not_playing(seat: int, score: int, playing: tuple[int, ...], number: int) -> IllegalEvent:
-    who = f"seat {playing[0]}" if len(playing) == 1 else f"seats {', '.join(map(str, playing))}"
+    who = players_at(playing)
     return IllegalEvent(
         "score.unattainable",
-        f"Seat {seat} is not the active player here (round {number}: {who}), so cannot score "
+        f"{player_at(seat)} is not the active player here (round {number}: {who}), so cannot score "
         f"{score}: only the active player scores in a Scarney Singles game.",
         seat=seat,
         score=score,
@@ -213,9 +214,9 @@ def _not_playing(seat: int, score: int, playing: tuple[int, ...], number: int) -
 def _round_begun(progress: SinglesProgress, scores: tuple[int, ...]) -> IllegalEvent:
     return IllegalEvent(
         "score.unattainable",
-        f"Round {progress.round} is under way: seats {', '.join(map(str, progress.due))} still "
-        f"play one game each, so the next line is one game (the active player, seat "
-        f"{progress.due[0]}, alone scores), not {list(scores)}.",
+        f"Round {progress.round} is under way: {players_at(progress.due)} still play one game "
+        f"each, so the next line is one game (the active player, {player_at(progress.due[0])}, "
+        f"alone scores), not {list(scores)}.",
         scores=list(scores),
         game=progress.round,
     )
@@ -228,7 +229,7 @@ def _unattainable_singles(seat: int, score: int, number: int) -> IllegalEvent:
     nearest = " and ".join(str(s) for s in (below, above) if s is not None)
     return IllegalEvent(
         "score.unattainable",
-        f"{score} is not a possible Scarney game score (seat {seat}, game {number}); "
+        f"{score} is not a possible Scarney game score ({player_at(seat)}, game {number}); "
         f"the nearest possible scores are {nearest}.",
         seat=seat,
         score=score,
@@ -433,9 +434,9 @@ class HighLowMatch(BoardMatch):
         return [
             IllegalEvent(
                 "score.unattainable",
-                f"{score} is not a possible High-Low Scarney score (seat {seat}, game {number}): "
-                "a winner scores 3 to 34, or an even score from 6 to 68 when the last pawn is "
-                "black.",
+                f"{score} is not a possible High-Low Scarney score ({player_at(seat)}, game "
+                f"{number}): a winner scores 3 to 34, or an even score from 6 to 68 when the "
+                "last pawn is black.",
                 seat=seat,
                 score=score,
                 game=number,

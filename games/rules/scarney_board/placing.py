@@ -36,6 +36,7 @@ from games.rules.scarney_board.board import (
     read_circle,
     with_pawn,
 )
+from games.rules.wording import player_at
 
 CHOOSING, PLACING = "colours", "placing"
 
@@ -142,8 +143,8 @@ def place(sides: Sides, board: Board, data: Mapping[str, Any]) -> Board:
     if sides.owner(pawn) != seat:
         raise IllegalEvent(
             "place.not_your_pawn",
-            f"It is seat {seat}'s turn to place, and {pawn} is not one of its pawns: "
-            f"seat {seat} places the {_colour_words(sides, seat)} pawns.",
+            f"It is {player_at(seat)}'s turn to place, and {pawn} is not one of his pawns: "
+            f"{player_at(seat)} places the {_colour_words(sides, seat)} pawns.",
             pawn=pawn,
             seat=seat,
         )
@@ -173,7 +174,7 @@ def _placement_circle(data: Mapping[str, Any]) -> int:
     except IllegalEvent as refused:
         if refused.code != "circle.unknown":
             raise
-        raise IllegalEvent("setup.unknown_circle", refused.message, **refused.data) from None
+        raise IllegalEvent("setup.unknown_circle", refused.template, **refused.data) from None
 
 
 def _placement_pawn(data: Mapping[str, Any]) -> str:
@@ -182,7 +183,7 @@ def _placement_pawn(data: Mapping[str, Any]) -> str:
     try:
         return parse_pawn(data["pawn"])
     except IllegalEvent as refused:
-        raise IllegalEvent("setup.unknown_pawn", refused.message, **refused.data) from None
+        raise IllegalEvent("setup.unknown_pawn", refused.template, **refused.data) from None
 
 
 def refusal_while_placing(sides: Sides, board: Board, move: Move) -> IllegalEvent:
@@ -190,21 +191,21 @@ def refusal_while_placing(sides: Sides, board: Board, move: Move) -> IllegalEven
     if phase(sides, board) == CHOOSING:
         return IllegalEvent(
             "colours.required",
-            f"Seat {sides.first} must first choose two colours (colours.chosen), "
+            f"{player_at(sides.first)} must first choose two colours (colours.chosen), "
             f"before {move.type}.",
             seat=sides.first,
         )
     if move.type == COLOURS_CHOSEN:
         return IllegalEvent(
             "colours.already_chosen",
-            f"The colours are already chosen: seat {sides.first} holds the "
+            f"The colours are already chosen: {player_at(sides.first)} holds the "
             f"{_colour_words(sides, sides.first)} pawns.",
         )
     left = len(ALL_PAWNS) - len(occupied(board))
     return IllegalEvent(
         "place.required",
         f"All 16 pawns must be placed before {move.type}; {left} still to place, "
-        f"seat {placer(sides, board)} next.",
+        f"{player_at(placer(sides, board))} next.",
         seat=placer(sides, board),
     )
 

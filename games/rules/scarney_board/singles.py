@@ -39,6 +39,7 @@ from games.rules.scarney_board.board import (
 from games.rules.scarney_board.placing import CHOOSING, PLACING, Sides
 from games.rules.scarney_board.solitaire import final_bonuses
 from games.rules.shapes import PAWN, Boolean, ListOf, Nullable, Text, record
+from games.rules.wording import player_at
 
 KIND = "scarney-singles"
 NAME = "Scarney Singles"
@@ -231,15 +232,15 @@ def _roles(setup: Mapping[str, Any], seats: int) -> Sides:
     if opponent == active:
         raise BadSetup(
             "setup.same_seat",
-            f"Seat {active} cannot be both the active player and the opponent.",
+            f"{player_at(active)} cannot be both the active player and the opponent.",
             seat=active,
         )
     if opponent != right:
         # D-SGL-1 is fixed: the match names the opponent only to state it, never to choose.
         raise BadSetup(
             "setup.bad_opponent",
-            f"The opponent of active seat {active} is seat {right}, the player on his right "
-            f"(D-SGL-1), not seat {opponent}.",
+            f"The opponent of {player_at(active)}, the active player, is {player_at(right)}, the "
+            f"player on his right (D-SGL-1), not {player_at(opponent)}.",
             opponent=right,
         )
     return Sides(active, opponent)

@@ -65,6 +65,7 @@ from games.rules.scarnie.state import (
     state_from_setup,
 )
 from games.rules.shapes import Integer, ListOf, MapOf, Nullable, Text, one_of, record
+from games.rules.wording import player_at
 
 # --- what the game takes and shows (games/rules/shapes.py) -----------------------------------
 
@@ -387,7 +388,7 @@ def deal_points(state: State) -> tuple[int, ...]:
 def _kill_sentence(state: State) -> str:
     pawn = last_pawn(state)
     assert pawn is not None
-    return f"seat {pawn['killer']} killed {pawn['label']} on {pawn['at']}"
+    return f"{player_at(pawn['killer'])} killed {pawn['label']} on {pawn['at']}"
 
 
 SCARNIE = ScarnieRules()

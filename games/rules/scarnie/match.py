@@ -30,6 +30,7 @@ from games.rules.scarnie.state import (
     read_teams,
 )
 from games.rules.shapes import Integer, ListOf, Nullable, record
+from games.rules.wording import player_at
 
 
 class ScarnieMatch(ScoredMatch):
@@ -128,7 +129,7 @@ class ScarnieMatch(ScoredMatch):
         issues = [
             IllegalEvent(
                 "score.unattainable",
-                f"Seat {seat} cannot score {score} in deal {number}: a deal scores a pawn "
+                f"{player_at(seat)} cannot score {score} in deal {number}: a deal scores a pawn "
                 "number 1-28 times its position's multiplier, or 0.",
                 score=score,
                 seat=seat,
@@ -239,14 +240,18 @@ def _dealer_drawn(state: ScoredMatchState, move: Move) -> ScoredMatchState:
     if "first_dealer" in state.extra:
         raise IllegalEvent(
             "draw.already_made",
-            f"The dealer is already drawn: seat {state.extra['first_dealer']} deals first.",
+            f"The dealer is already drawn: {player_at(state.extra['first_dealer'])} deals first.",
         )
     pawns = move.data.get("pawns")
-    if (
-        not isinstance(pawns, list)
-        or len(pawns) != state.seats
-        or not all(is_int(n) and n in PAWN_NUMBERS for n in pawns)
-    ):
+    if isinstance(pawns, list) and len(pawns) != state.seats:
+        raise IllegalEvent(
+            "draw.wrong_count",
+            f"Each seat draws one pawn: {state.seats} pawns, not {len(pawns)}.",
+            field="pawns",
+            count=len(pawns),
+            expected=state.seats,
+        )
+    if not isinstance(pawns, list) or not all(is_int(n) and n in PAWN_NUMBERS for n in pawns):
         raise IllegalEvent(
             "event.bad_data",
             f"'pawns' of {DEALER_DRAWN} must list {state.seats} pawn numbers 1-28, one per seat.",

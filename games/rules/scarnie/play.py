@@ -31,6 +31,7 @@ from games.rules.scarnie.state import (
     pawns_left,
     stations_in_play,
 )
+from games.rules.wording import player_at
 
 _AT_TEXT = re.compile(r"S([1-4])P([1-7])")
 
@@ -324,7 +325,7 @@ def _removed_from(state: State, station: int, position: int) -> str:
     for removal in state.removals:
         if removal.station == station and position in removal.positions:
             pawn = removal.pawns[removal.positions.index(position)]
-            return f" ({pawn.label} was removed from it by seat {removal.seat})"
+            return f" ({pawn.label} was removed from it by {player_at(removal.seat)})"
     if station not in stations_in_play(state.seats, state.ruleset):
         return f" (station {station} has no player and is not dealt)"
     return ""

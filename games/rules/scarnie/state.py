@@ -240,7 +240,8 @@ def state_from_setup(setup: Mapping[str, Any], ruleset: Ruleset, seats: int) -> 
 def _setup_dealer(dealer: Any, seats: int) -> int:
     if not is_int(dealer) or not 0 <= dealer < seats:
         raise BadSetup(
-            "setup.bad_dealer", f"The dealer must be a seat 0 to {seats - 1}, not {dealer!r}."
+            "setup.bad_dealer",
+            f"The dealer must be a seat number from 0 to {seats - 1}, not {dealer!r}.",
         )
     return int(dealer)
 

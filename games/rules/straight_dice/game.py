@@ -69,6 +69,7 @@ from games.rules.straight_dice.view import (
     sides_view,
     view_declared,
 )
+from games.rules.wording import player_at
 
 KIND = "straight-scarney-dice"
 MAX_SEATS = 16
@@ -152,7 +153,7 @@ class StraightDiceRules(GameRules):
     events = events_declared(MAX_SEATS)
     view_shape = view_declared(MAX_SEATS, MAX_SEATS)
     setup_shape = record(
-        "Who shoots first (RULES.md 7.2): seat 0, first_shooter, or seating throws.",
+        "Who shoots first: seat 0, first_shooter, or the seating throws of the rules of play.",
         optional=("seating_throws", "first_shooter"),
         seating_throws=SEATING_THROWS,
         first_shooter=first_shooter(MAX_SEATS),
@@ -284,10 +285,12 @@ class StraightDiceRules(GameRules):
         if move.type != THROWN:
             raise IllegalEvent(
                 "seating.throws_due",
-                f"The seating throws come first: seat {thrower} throws the five dice next.",
+                f"The seating throws come first: {player_at(thrower)} throws the five dice next.",
                 seat=thrower,
             )
-        check_seat_field(move.data, thrower, "throws the five dice for the seating next")
+        check_seat_field(
+            move.data, thrower, "throws the five dice for the seating next", state.seats
+        )
         if opposite_flag(move.data):
             raise IllegalEvent(
                 "opposite.not_allowed",

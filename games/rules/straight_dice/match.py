@@ -13,7 +13,7 @@ from typing import Any
 
 from games.rules.base import Move
 from games.rules.dice import LONG, PotEntry, seat_of
-from games.rules.errors import IllegalEvent
+from games.rules.errors import IllegalEvent, is_seat_number, seat_unknown, wrong_length
 from games.rules.events import GAME_SCORED
 from games.rules.matches import (
     EntryWarning,
@@ -33,6 +33,7 @@ from games.rules.straight_dice.play import (
     paid_in,
 )
 from games.rules.straight_dice.throws import Ruleset
+from games.rules.wording import player_at
 
 # --- what a table records on the match (games/rules/shapes.py) ------------------------------
 
@@ -207,10 +208,10 @@ class Sheet:
 def read_sheet(data: Mapping[str, Any], seats: int) -> Sheet:
     """The frames (and optional Big Scarney, double-downs) of a sheet game, or event.bad_data."""
     frames = data.get("frames")
-    if (
-        not isinstance(frames, list)
-        or len(frames) != seats
-        or not all(isinstance(row, list) and row and all(map(_is_int, row)) for row in frames)
+    if isinstance(frames, list) and len(frames) != seats:
+        raise wrong_length("frames", frames, seats, "one row of frame scores per seat")
+    if not isinstance(frames, list) or not all(
+        isinstance(row, list) and row and all(map(_is_int, row)) for row in frames
     ):
         raise IllegalEvent(
             "event.bad_data",
@@ -219,18 +220,18 @@ def read_sheet(data: Mapping[str, Any], seats: int) -> Sheet:
             field="frames",
         )
     big = data.get("big_scarney")
-    if big is not None and not (_is_int(big) and 0 <= big < seats):
+    if is_seat_number(big) and not 0 <= big < seats:
+        raise seat_unknown(big, seats, "big_scarney")
+    if big is not None and not is_seat_number(big):
         raise IllegalEvent(
             "event.bad_data",
             f"'big_scarney' must be the seat (0 to {seats - 1}) whose Big Scarney ended the game.",
             field="big_scarney",
         )
     downs = data.get("double_downs", [0] * seats)
-    if (
-        not isinstance(downs, list)
-        or len(downs) != seats
-        or not all(_is_int(n) and n >= 0 for n in downs)
-    ):
+    if isinstance(downs, list) and len(downs) != seats:
+        raise wrong_length("double_downs", downs, seats, "one number of double-downs per seat")
+    if not isinstance(downs, list) or not all(_is_int(n) and n >= 0 for n in downs):
         raise IllegalEvent(
             "event.bad_data",
             f"'double_downs' must give each of the {seats} seats its number of double-downs.",
@@ -264,7 +265,7 @@ def frame_count_issue(
             shooters = sorted(seat for side in leaders for seat in side)
         for seat in shooters:
             if played[seat] == len(frames[seat]):
-                return f"Seat {seat}'s frame {number} is missing: play was not over."
+                return f"{player_at(seat)}'s frame {number} is missing: play was not over."
             totals[seat] += frames[seat][played[seat]]
             played[seat] += 1
             if seat == big_scarney and played[seat] == len(frames[seat]):
@@ -276,7 +277,7 @@ def _extra_frames(frames: Sequence[Sequence[int]], played: list[int]) -> str:
     for seat, row in enumerate(frames):
         if len(row) > played[seat]:
             return (
-                f"Seat {seat} has {len(row)} frames, but play ends after {played[seat]} "
+                f"{player_at(seat)} has {len(row)} frames, but play ends after {played[seat]} "
                 "(seven each, then extra frames only for tied leaders, and none after a "
                 "Big Scarney)."
             )
@@ -293,7 +294,7 @@ def _check_sheet_figures(
         seat, i = _first_difference(sent, running)
         raise IllegalEvent(
             "sheet.cumulative_mismatch",
-            f"Seat {seat}'s cumulative score after frame {i + 1} is {running[seat][i]}, "
+            f"{player_at(seat)}'s cumulative score after frame {i + 1} is {running[seat][i]}, "
             "not what the sheet shows.",
             cumulative=running,
         )
@@ -320,7 +321,8 @@ def _frame_issues(frames: Sequence[Sequence[int]]) -> list[IllegalEvent]:
     return [
         IllegalEvent(
             "score.unattainable",
-            f"No frame can score {score} (seat {seat}, frame {i + 1}): a frame scores 0 or more.",
+            f"No frame can score {score} ({player_at(seat)}, frame {i + 1}): a frame scores 0 or "
+            "more.",
             seat=seat,
             frame=i + 1,
             score=score,

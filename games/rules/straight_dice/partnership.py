@@ -56,8 +56,8 @@ class PartnershipDiceRules(StraightDiceRules):
     events = events_declared(MOST_PLAYERS)
     view_shape = view_declared(MOST_PLAYERS, SIDES)
     setup_shape = record(
-        "The sides (RULES.md 8.1): the teams given, alternate seats, or partner throws; and who "
-        "shoots first.",
+        "The sides: the teams given, alternate seats, or the throws for partners; and who shoots "
+        "first.",
         optional=("teams", "partner_throws", "first_shooter"),
         teams=TEAMS,
         partner_throws=PARTNER_THROWS,

@@ -13,7 +13,7 @@ from typing import Any
 
 from games.rules.base import Move
 from games.rules.dice import PotEntry, read_faces
-from games.rules.errors import IllegalEvent
+from games.rules.errors import IllegalEvent, seat_unknown
 from games.rules.events import DOUBLE_DOWN, STOOD, THROWN
 from games.rules.straight_dice.throws import (
     BIG_SCARNEY,
@@ -24,6 +24,7 @@ from games.rules.straight_dice.throws import (
     Throw,
     evaluate,
 )
+from games.rules.wording import player_at
 
 EVENT_TYPES = frozenset({THROWN, STOOD, DOUBLE_DOWN})
 
@@ -136,14 +137,14 @@ def apply_double_down(state: State, frame: Frame) -> State:
     if frame.holding:
         raise IllegalEvent(
             "double_down.not_allowed",
-            f"Seat {frame.seat} holds {frame.held} points: double down only before the first "
+            f"{player_at(frame.seat)} holds {frame.held} points: double down only before the first "
             "throw of a frame or after a scoreless throw.",
             seat=frame.seat,
         )
     if frame.double_down:
         raise IllegalEvent(
             "double_down.already_called",
-            f"Seat {frame.seat} has already doubled down for the next throw of "
+            f"{player_at(frame.seat)} has already doubled down for the next throw of "
             f"{_dice_words(frame.live)}.",
             seat=frame.seat,
         )
@@ -159,7 +160,7 @@ def apply_stand(state: State, frame: Frame) -> State:
         why = "before his first throw" if not frame.throws else "after a scoreless throw"
         raise IllegalEvent(
             "stand.no_point_score",
-            f"Seat {frame.seat} cannot stand {why}: he holds no point score and must throw "
+            f"{player_at(frame.seat)} cannot stand {why}: he holds no point score and must throw "
             f"the {_dice_words(frame.live)} again.",
             seat=frame.seat,
         )
@@ -172,7 +173,7 @@ def apply_throw(state: State, frame: Frame, data: Mapping[str, Any]) -> State:
     if opposite and frame.live != 1:
         raise IllegalEvent(
             "opposite.not_allowed",
-            f"Opposite is called only on a single live die; seat {frame.seat} has "
+            f"Opposite is called only on a single live die; {player_at(frame.seat)} has "
             f"{_dice_words(frame.live)} in the cup.",
             seat=frame.seat,
         )
@@ -288,22 +289,27 @@ def check_named_seat(state: State, move: Move) -> None:
         last = finished[-1]
         raise IllegalEvent(
             "frame.over",
-            f"Seat {last.seat}'s frame {last.number} is over ({last.ended.replace('_', ' ')}, "
-            f"{last.score} points); seat {frame.seat} shoots now.",
+            f"{player_at(last.seat)}'s frame {last.number} is over "
+            f"({last.ended.replace('_', ' ')}, "
+            f"{last.score} points); {player_at(frame.seat)} shoots now.",
             seat=last.seat,
         )
-    check_seat_field(move.data, frame.seat, f"shoots frame {frame.number} now")
+    check_seat_field(move.data, frame.seat, f"shoots frame {frame.number} now", state.seats)
 
 
-def check_seat_field(data: Mapping[str, Any], seat: int, doing: str) -> None:
+def check_seat_field(data: Mapping[str, Any], seat: int, doing: str, seats: int) -> None:
     named = data.get("seat")
     if named is None:
         return
     if not isinstance(named, int) or isinstance(named, bool):
         raise IllegalEvent("event.bad_data", "'seat' must be a seat number.", field="seat")
+    if not 0 <= named < seats:
+        raise seat_unknown(named, seats)
     if named != seat:
         raise IllegalEvent(
-            "turn.not_your_turn", f"Seat {named} is not on turn: seat {seat} {doing}.", seat=seat
+            "turn.not_your_turn",
+            f"{player_at(named)} is not on turn: {player_at(seat)} {doing}.",
+            seat=seat,
         )
 
 

@@ -25,6 +25,7 @@ from games.rules.errors import IllegalEvent
 from games.rules.tarot import cards
 from games.rules.tarot.cards import FOOL
 from games.rules.tarot.recording import Table
+from games.rules.wording import player_at
 
 BUTT_DISCARDED = "butt.discarded"
 SET_ASIDE = "fool.set_aside"
@@ -65,7 +66,7 @@ def check_discard(
     if card not in allowed or shown != (rule in (3, 4)) or knocked != (rule == 2):
         raise IllegalEvent(
             "butt.wrong_discard",
-            f"The Butt (seat {butt}) cannot discard {cards.name(card)} "
+            f"The Butt ({player_at(butt)}) cannot discard {cards.name(card)} "
             f"(shown {shown}, knocked {knocked}): {rule_text(rule, allowed)}.",
             card=card,
             rule=rule,
@@ -85,7 +86,8 @@ def check_set_aside(
         if rule != 5:
             raise IllegalEvent(
                 "butt.wrong_discard",
-                f"The Butt (seat {butt}) cannot set the Fool aside: {rule_text(rule, allowed)}.",
+                f"The Butt ({player_at(butt)}) cannot set the Fool aside: "
+                f"{rule_text(rule, allowed)}.",
                 rule=rule,
             )
 
@@ -144,7 +146,7 @@ def read_exchange(data: Mapping[str, Any], pack: Sequence[str], seat: int, pile:
         what = "an empty card" if empty else "a card (he has no empty card)"
         raise IllegalEvent(
             "fool.wrong_exchange",
-            f"Seat {seat} must give the Butt {what} from his trick pile "
+            f"{player_at(seat)} must give the Butt {what} from his trick pile "
             f"for the Fool, not {cards.name(card)} ({cards.names(choices)}).",
             card=card,
         )

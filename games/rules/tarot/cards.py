@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules.errors import IllegalEvent
+from games.rules.errors import IllegalEvent, is_seat_number, seat_unknown
 from games.rules.shapes import Text
 
 SUITS = ("s", "b", "c", "d")
@@ -189,10 +189,12 @@ def check_distinct(cards: Sequence[str]) -> None:
 
 def read_seat(data: Any, field: str, seats: int) -> int:
     value = data.get(field)
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < seats:
+    if not is_seat_number(value):
         raise IllegalEvent(
             "event.bad_data", f"{field!r} must be a seat number from 0 to {seats - 1}.", field=field
         )
+    if not 0 <= value < seats:
+        raise seat_unknown(value, seats, field)
     return value
 
 

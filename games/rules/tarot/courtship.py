@@ -41,6 +41,7 @@ from games.rules.tarot.recording import (
 )
 from games.rules.tarot.rule_modules import RecordedHandRules
 from games.rules.tarot.shapes import AFFAIR, MARRIAGE, REFUSED, RUFF, SUMMONED
+from games.rules.wording import player_at
 
 KIND = "courtship-rules"
 EVENT_TYPES = frozenset({DEALT, DISCARDED, PLAYED, WON, HAND_ENDED, SUMMONED, REFUSED})
@@ -191,7 +192,7 @@ def _played(state: State, data: Mapping[str, Any]) -> State:
     if declared and could_follow is True:
         raise IllegalEvent(
             "courtship.affair_not_allowed",
-            f"Seat {seat} holds the suit led: {cards.name(card)} cannot be a Royal Affair.",
+            f"{player_at(seat)} holds the suit led: {cards.name(card)} cannot be a Royal Affair.",
             card=card,
         )
     if could_follow is None and declared:
@@ -265,13 +266,15 @@ def _summons_refusal(state: State, card: str, from_seat: int) -> IllegalEvent | 
         )
     if table.hands is not None and card not in table.hands[from_seat]:
         return IllegalEvent(
-            "play.card_not_held", f"Seat {from_seat} does not hold {cards.name(card)}.", card=card
+            "play.card_not_held",
+            f"{player_at(from_seat)} does not hold {cards.name(card)}.",
+            card=card,
         )
     if from_seat == trick.winner and trick.seat_of(king) == from_seat:
         return IllegalEvent(
             "servant.own_hand",
-            f"Seat {from_seat} played {cards.name(king)} himself: he cannot summon its servant "
-            "from his own hand.",
+            f"{player_at(from_seat)} played {cards.name(king)} himself: he cannot summon its "
+            "servant from his own hand.",
         )
     return None
 
@@ -321,7 +324,7 @@ def _refused(state: State, data: Mapping[str, Any]) -> State:
     if not jacks or not held:
         raise IllegalEvent(
             "servant.wrong_card",
-            f"Seat {holder} holds no Jack that a King of the last trick could summon.",
+            f"{player_at(holder)} holds no Jack that a King of the last trick could summon.",
             holder=holder,
         )
     return dataclasses.replace(

@@ -42,6 +42,7 @@ from games.rules.tarot.recording import (
 )
 from games.rules.tarot.rule_modules import RecordedHandRules
 from games.rules.tarot.shapes import ASIDE
+from games.rules.wording import player_at
 
 KIND = "last-laugh"
 EVENT_TYPES = frozenset(
@@ -174,9 +175,13 @@ def _played(state: State, data: Mapping[str, Any]) -> State:
     again = (FOOL,) if state.fool_holder not in (None, ASIDE) else ()
     seat, card = recording.read_play(table, data, again)
     if card == FOOL and state.fool_holder not in (None, seat):
-        where = "set aside" if state.fool_holder == ASIDE else f"held by seat {state.fool_holder}"
+        where = (
+            "set aside" if state.fool_holder == ASIDE else f"held by {player_at(state.fool_holder)}"
+        )
         raise IllegalEvent(
-            "play.card_not_held", f"Seat {seat} cannot play the Fool: it is {where}.", seat=seat
+            "play.card_not_held",
+            f"{player_at(seat)} cannot play the Fool: it is {where}.",
+            seat=seat,
         )
     refusal = _fool_refusal(state, seat, card)
     if refusal is not None:
@@ -196,13 +201,13 @@ def _fool_refusal(state: State, seat: int, card: str) -> IllegalEvent | None:
     if must and card != FOOL:
         return IllegalEvent(
             "fool.must_play",
-            f"Seat {seat} must play the Fool, not {cards.name(card)}: {must}.",
+            f"{player_at(seat)} must play the Fool, not {cards.name(card)}: {must}.",
             card=card,
         )
     if not must and card == FOOL:
         return IllegalEvent(
             "fool.not_allowed",
-            f"Seat {seat} may not play the Fool now: before the last trick it is played only "
+            f"{player_at(seat)} may not play the Fool now: before the last trick it is played only "
             "when trumps are led and he holds no court card, or when he holds a court card of "
             "the suit led.",
         )
@@ -252,14 +257,16 @@ def _winner_refusal(state: State, winner: int) -> IllegalEvent | None:
     if decided is not None and winner != decided:
         return IllegalEvent(
             "trick.wrong_winner",
-            f"The Fool wins the last trick: seat {decided} takes it, not seat {winner}.",
+            f"The Fool wins the last trick: {player_at(decided)} takes it, not "
+            f"{player_at(winner)}.",
             winner=decided,
         )
     last_known = state.table.hands is not None and recording.table_last_trick(_before_play(state))
     if fool_seat == winner and state.table.hands is not None and not last_known:
         return IllegalEvent(
             "trick.wrong_winner",
-            f"The Fool never wins a trick before the last: seat {winner} cannot win this one.",
+            f"The Fool never wins a trick before the last: {player_at(winner)} cannot win this "
+            "one.",
             winner=winner,
         )
     return None
@@ -308,7 +315,7 @@ def _check_fool_played(state: State) -> None:
     if seat is not None:
         raise IllegalEvent(
             "hand.fool_not_played",
-            f"The hand cannot end: seat {seat} holds the Fool, which is played to the last "
+            f"The hand cannot end: {player_at(seat)} holds the Fool, which is played to the last "
             "trick and wins it.",
             seat=seat,
         )

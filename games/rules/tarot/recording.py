@@ -31,6 +31,7 @@ from games.rules.tarot.cards import (
     read_seat,
     without,
 )
+from games.rules.wording import player_at
 
 DEALT, DISCARDED, PLAYED, WON, HAND_ENDED = (
     "cards.dealt",
@@ -133,9 +134,15 @@ def table_deal(table: Table, data: Mapping[str, Any]) -> Table:
     if table.started or table.hands is not None:
         raise IllegalEvent("deal.too_late", "The hands can be recorded only before any play.")
     hands = data.get("hands")
-    if not isinstance(hands, list) or len(hands) != table.seats:
+    if not isinstance(hands, list):
+        raise IllegalEvent("event.bad_data", "'hands' must be a list of hands.", field="hands")
+    if len(hands) != table.seats:
         raise IllegalEvent(
-            "event.bad_data", f"'hands' must list {table.seats} hands, one per seat.", field="hands"
+            "deal.wrong_count",
+            f"'hands' must list {table.seats} hands, one per seat, not {len(hands)}.",
+            field="hands",
+            count=len(hands),
+            expected=table.seats,
         )
     parts = [read_cards(h, "hands", table.pack) for h in hands]
     talon = read_cards(data.get("talon", []), "talon", table.pack)
@@ -174,7 +181,7 @@ def read_play(
     if seat != table.to_play:
         raise IllegalEvent(
             "play.not_your_turn",
-            f"Seat {seat} cannot play {name(card)}: seat {table.to_play} plays next.",
+            f"{player_at(seat)} cannot play {name(card)}: {player_at(table.to_play)} plays next.",
             seat=seat,
         )
     if card not in again:
@@ -202,7 +209,8 @@ def read_winner(table: Table, data: Mapping[str, Any], decided: int | None) -> i
     if decided is not None and winner != decided:
         raise IllegalEvent(
             "trick.wrong_winner",
-            f"Seat {decided} wins this trick ({names(table.current.cards)}), not seat {winner}.",
+            f"{player_at(decided)} wins this trick ({names(table.current.cards)}), not "
+            f"{player_at(winner)}.",
             winner=decided,
         )
     return winner
@@ -265,5 +273,8 @@ def _check_unseen(table: Table, card: str) -> None:
 def _check_held(table: Table, seat: int, card: str) -> None:
     if table.hands is not None and card not in table.hands[seat]:
         raise IllegalEvent(
-            "play.card_not_held", f"Seat {seat} does not hold {name(card)}.", card=card, seat=seat
+            "play.card_not_held",
+            f"{player_at(seat)} does not hold {name(card)}.",
+            card=card,
+            seat=seat,
         )

@@ -39,6 +39,7 @@ from games.rules.tarot.recording import (
 )
 from games.rules.tarot.rule_modules import RecordedHandRules
 from games.rules.tarot.shapes import CLAIMED, GROUP_VALUES, MATCH_ENDED, TOTAL
+from games.rules.wording import player_at, players_at
 
 KIND = "tontine"
 EVENT_TYPES = frozenset({DEALT, DISCARDED, PLAYED, WON, HAND_ENDED, CLAIMED})
@@ -218,7 +219,7 @@ def _claim(state: State, data: Mapping[str, Any]) -> State:
     if seat not in owners:
         raise IllegalEvent(
             "claim.not_won",
-            f"Seat {seat} cannot claim {cards.name(card)}: he did not win it in a trick.",
+            f"{player_at(seat)} cannot claim {cards.name(card)}: he did not win it in a trick.",
             card=card,
             seat=seat,
         )
@@ -227,8 +228,8 @@ def _claim(state: State, data: Mapping[str, Any]) -> State:
     if trick is not table.tricks[-1] or table.current.plays:
         raise IllegalEvent(
             "claim.too_late",
-            f"Seat {seat} cannot claim {cards.name(card)} now: a card is claimed as its trick "
-            "is won, before the next card is played.",
+            f"{player_at(seat)} cannot claim {cards.name(card)} now: a card is claimed as its "
+            "trick is won, before the next card is played.",
             card=card,
             seat=seat,
         )
@@ -378,10 +379,14 @@ class TontineMatch(ScoredMatch):
             )
             else None
         )
-        if seats != 4 or given != sorted(fixed):
+        if seats != 4:
+            raise BadSetup(
+                "match.bad_teams", "Tontine's sides are fixed: four players, two against two."
+            )
+        if given != sorted(fixed):
             raise BadSetup(
                 "match.bad_teams",
-                "Tontine's sides are fixed: with four players, seats 0 and 2 against 1 and 3.",
+                f"Tontine's sides are fixed: {players_at((0, 2))} against {players_at((1, 3))}.",
             )
         return fixed
 

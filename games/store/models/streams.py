@@ -59,7 +59,7 @@ class Stream(models.Model):
     category = models.CharField(max_length=10, choices=Category.choices, verbose_name="log of a")
     kind = models.CharField(
         max_length=60,
-        help_text="Game kind or match format (RULES.md 0.3).",
+        help_text="Game kind or match format, by its identifier (high-low-scarney, tontine ...).",
         verbose_name="game or format",
     )
     version = models.PositiveIntegerField(default=0, verbose_name="events recorded")

@@ -313,8 +313,8 @@ _SENTENCES = {
     **{t.key: t.sentence for t in declared.DECLARED},
     "ratings": (
         "Ratings: in each duplicate Solitaire round, the rating of your five-game total "
-        "(RULES.md 2.6); the whole field played the same layouts, so ratings, like totals, "
-        "compare on the same deal. Shown, not ranked on."
+        "(Scarney Solitaire's match point ratings); the whole field played the same layouts, "
+        "so ratings, like totals, compare on the same deal. Shown, not ranked on."
     ),
 }
 

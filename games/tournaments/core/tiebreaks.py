@@ -66,7 +66,7 @@ DECLARED = (
         "Net",
         "net",
         "Net: your settlement over the tournament, points or chips received minus paid "
-        "(RULES.md 0.8), voided tables left out.",
+        "(as each game's rules settle a match), voided tables left out.",
     ),
 )
 BY_KEY = {t.key: t for t in DECLARED}

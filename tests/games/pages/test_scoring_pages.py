@@ -54,7 +54,9 @@ def test_a_sheet_match_is_entered_on_its_page_with_a_refusal_and_its_chart(
     )
     # a score no High-Low game gives: refused beside the boxes, focused, and its box cleared
     enter_line(page, [999, 0])
-    assert "Not recorded: 999 is not a possible High-Low Scarney score" in status_text(page)
+    assert "Not recorded: 999 is not a possible High-Low Scarney score (Ann, game 1)" in (
+        status_text(page)
+    )
     form_card = page.locator('section:has([data-role="line-form"])')
     assert form_card.locator('[data-role="status"] [data-role="refusal"]').count() == 1
     assert page.evaluate("document.activeElement.id") == "line-refusal"

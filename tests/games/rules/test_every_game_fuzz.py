@@ -26,11 +26,24 @@ CODE = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
 DOCUMENTED = (Path(__file__).parents[3] / "docs" / "ERRORS.md").read_text()
 
 
-def assert_well_formed(refusal: RuleError) -> None:
-    """A dotted code that docs/ERRORS.md lists, and a sentence."""
+SEAT_NUMBER = re.compile(r"\bseats?(\(s\))? \[?-?\d", re.IGNORECASE)
+MARKERS = re.compile("[\ue000\ue001]")
+# A seat the table has not got is named by the number sent: nobody sits there to be named.
+NAMES_NO_PLAYER = {"seat.unknown"}
+
+
+def assert_well_formed(refusal: RuleError, seats: int) -> None:
+    """A dotted code that docs/ERRORS.md lists, and a sentence; worded with the table's labels
+    (as every face words it, games.play.refusals) it names players, never "seat 2", and no
+    marker of a seat is left in it."""
     assert CODE.match(refusal.code), refusal.code
     assert f"`{refusal.code}`" in DOCUMENTED, f"{refusal.code} is not in docs/ERRORS.md"
     assert refusal.message.strip(), refusal.code
+    assert not MARKERS.search(refusal.message), refusal.message
+    worded = refusal.sentence({seat: f"Player {chr(65 + seat)}" for seat in range(seats)})
+    assert not MARKERS.search(worded), worded
+    if refusal.code not in NAMES_NO_PLAYER:
+        assert not SEAT_NUMBER.search(worded), (refusal.code, worded)
 
 
 TYPES = [
@@ -143,7 +156,7 @@ def test_any_event_gets_a_state_or_a_refusal_with_a_code(
             state = rules.apply(state, Move(type, data))
         except RuleError as refusal:
             assert isinstance(refusal, IllegalEvent), refusal
-            assert_well_formed(refusal)
+            assert_well_formed(refusal, rules.min_seats)
             continue
         answers_every_query(rules, state)
 
@@ -183,7 +196,7 @@ def test_any_setup_starts_a_game_or_is_refused_with_a_code(
     try:
         state = rules.initial_state(setup, ruleset, seats)
     except RuleError as refusal:
-        assert_well_formed(refusal)
+        assert_well_formed(refusal, seats)
         return
     answers_every_query(rules, state)
 
@@ -201,14 +214,14 @@ def test_any_house_rule_value_is_taken_or_refused_with_a_code(kind: str, data: A
         ruleset = make_ruleset(rules.ruleset_type, {**REQUIRED_RULESET.get(kind, {}), **overrides})
         state = rules.initial_state({}, ruleset, rules.min_seats)
     except RuleError as refusal:
-        assert_well_formed(refusal)
+        assert_well_formed(refusal, rules.min_seats)
         return
     answers_every_query(rules, state)
     for type, move_data in data.draw(moves):
         try:
             state = rules.apply(state, Move(type, move_data))
         except RuleError as refusal:
-            assert_well_formed(refusal)
+            assert_well_formed(refusal, rules.min_seats)
             continue
         answers_every_query(rules, state)
 
@@ -250,13 +263,13 @@ def test_any_match_setup_and_entry_gets_a_state_or_a_refusal(format: str, data: 
     try:
         state = rules.initial_state(make_ruleset(rules.ruleset_type, overrides), seats, teams)
     except RuleError as refusal:
-        assert_well_formed(refusal)
+        assert_well_formed(refusal, seats)
         return
     for type, move_data in data.draw(match_moves):
         try:
             state = rules.apply(state, Move(type, move_data))
         except RuleError as refusal:
-            assert_well_formed(refusal)
+            assert_well_formed(refusal, seats)
             continue
         rules.standing(state)
         rules.games(state)
@@ -266,5 +279,5 @@ def test_any_match_setup_and_entry_gets_a_state_or_a_refusal(format: str, data: 
             try:
                 rules.next_game_setup(state)
             except RuleError as refusal:
-                assert_well_formed(refusal)
+                assert_well_formed(refusal, seats)
         rules.closing_event(state)

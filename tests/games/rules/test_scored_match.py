@@ -112,8 +112,13 @@ def test_sheet_games_derive_the_cumulative_figures_and_the_next_game() -> None:
 
 def test_a_sheet_game_must_give_one_whole_score_per_seat() -> None:
     state = start()
-    for bad in ([1, 2], [1, 2, "3"], [1, 2, True], "123", None):
+    for bad in ([1, 2, "3"], [1, 2, True], "123", None):
         assert refusal(state, Move("game.scored", {"scores": bad})).code == "event.bad_data"
+    short = refusal(state, Move("game.scored", {"scores": [1, 2]}))
+    assert (short.code, short.data) == (
+        "sheet.wrong_length",
+        {"field": "scores", "count": 2, "expected": 3},
+    )
 
 
 def test_strict_entry_refuses_an_impossible_score_and_lenient_keeps_it_with_a_warning() -> None:

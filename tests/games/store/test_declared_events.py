@@ -3,12 +3,13 @@
 Data drawn from a type's declared shape (tests/strategies.py) is never refused by the store
 (``event_types.check_data``) and validates against the type's OpenAPI schema read as JSON Schema.
 Recorded through the service, in board, dice and tarot games and in sheet matches, data drawn from
-the family's declaration is taken or refused by the rules with a code of their own, never with a
-code of the store's check (but for the findings in ``NARROWER``), and never with an error that is
-not a RuleError. The same data mutated (a field the type does not take, a value of another JSON
-type, text too long, too many items, a number or a key beyond the store's bounds) is refused by
-the store with the matching code and is invalid against the schema, but where the schema cannot
-say so (the findings of the strict xfails below).
+the family's declaration is taken or refused by the rules with a code of their own (a seat the
+table has not got: ``seat.unknown``; a sheet row of the wrong length: ``sheet.wrong_length``),
+never with a code of the store's check, and never with an error that is not a RuleError. The
+same data mutated (a field the type does not take, a value of another JSON type, text too long,
+too many items, a number or a key beyond the store's bounds) is refused by the store with the
+matching code and is invalid against the schema, but where the schema cannot say so (the
+findings of the strict xfails below).
 """
 
 from __future__ import annotations
@@ -505,71 +506,6 @@ EVERY_TABLE = (
     ]
 )
 
-# The rules' own ``event.bad_data`` for data their declaration takes, by (kind or format, type,
-# the field the refusal names): each a finding. The declaration cannot know the table's seats, so
-# it takes a seat or a count the table has not; the rules should refuse it with a code of their
-# own (a seat unknown, a count that is not one per seat), or the declaration be narrower.
-SEAT = "a seat the declaration takes (up to the family's largest table) that this table has not"
-PER_SEAT = "a count of items the declaration takes that is not one per seat of this table"
-PER_ROUND = "rows that must be one per round of another field's rows (no JSON Schema can say)"
-FIRST_DEAL = "every field optional (part two may deal nothing), but the first deal needs 'hands'"
-NARROWER: dict[tuple[str, str, str | None], str] = {
-    **{
-        (kind, type_name, field): SEAT
-        for kind in TAROT_MODULES
-        for type_name, field in [
-            ("card.played", "seat"),
-            ("cards.discarded", "seat"),
-            ("trick.won", "winner"),
-        ]
-    },
-    ("tontine", "card.claimed", "seat"): SEAT,
-    **{(kind, "cards.dealt", "hands"): PER_SEAT for kind in TAROT_MODULES},
-    ("manchester-piccadilly", "cards.dealt", "hands"): FIRST_DEAL,
-    ("manchester-truffle", "cards.dealt", "hands"): FIRST_DEAL,
-    # The refusal names no field (its message names 'seat').
-    ("scarney-3000", "dice.thrown", None): SEAT,
-    ("partnership-scarney-3000", "dice.thrown", None): SEAT,
-    ("courtship-rules", "servant.summoned", "from_seat"): SEAT,
-    ("scarney-put-and-take", "player.left", "seat"): SEAT,
-    ("scarney-put-and-take", "player.joined", "seat"): SEAT,
-    # Sheets: a game's line of scores.
-    **{
-        (format, "game.scored", "scores"): PER_SEAT
-        for format in [
-            "going-to-boston",
-            "multiplication",
-            "hearts-due",
-            "scarney-3000",
-            "scarney-put-and-take",
-            "scarney-singles",
-            "scarnie",
-            "tontine",
-        ]
-    },
-    ("going-to-boston", "game.scored", "playoffs"): PER_SEAT,
-    ("multiplication", "game.scored", "playoffs"): PER_SEAT,  # going-to-boston's match rules
-    ("double-cameroon", "game.scored", "boxes"): PER_SEAT,
-    ("hearts-due", "game.scored", "rolls"): PER_SEAT,
-    ("hearts-due", "game.scored", "cumulative"): PER_ROUND,
-    ("scarney-3000", "game.scored", "turns"): PER_SEAT,
-    ("scarney-3000", "game.scored", "cumulative"): PER_SEAT,
-    ("partnership-scarney-3000", "game.scored", "cumulative"): PER_ROUND,
-    ("straight-scarney-dice", "game.scored", "frames"): PER_SEAT,
-    ("straight-scarney-dice", "game.scored", "double_downs"): PER_SEAT,
-    ("straight-scarney-dice", "game.scored", "big_scarney"): SEAT,
-    ("partnership-straight-scarney-dice", "game.scored", "big_scarney"): SEAT,
-    ("scarnie", "dealer.drawn", "pawns"): PER_SEAT,
-}
-
-
-def test_every_finding_names_a_type_its_kind_or_format_declares() -> None:
-    for kind, type_name, _field in NARROWER:
-        declaring = [registry.get(kind)] if kind in registry.kinds() else []
-        if kind in registry.formats():
-            declaring.append(registry.match_rules(kind))
-        assert any(type_name in getattr(r, "events", {}) for r in declaring), (kind, type_name)
-
 
 def declared_events(table: Table) -> dict[str, Record]:
     """The types the table's rules declare (a family not declaring yet has none: skipped)."""
@@ -604,12 +540,13 @@ def record_drawn(table: Table, data: Any) -> None:
                 stream_id=stream, event_id=uuid.uuid4(), type=move.type, data=dict(move.data)
             )
         except RuleError as refusal:
-            if refusal.code in STORE_CODES:
-                where = (table.kind, move.type, refusal.data.get("field"))
-                assert refusal.code == "event.bad_data" and where in NARROWER, (
-                    f"{table.name}: the rules refuse {move.type} {dict(move.data)!r}, which its "
-                    f"declaration takes, with {refusal.code}: {refusal.message}"
-                )
+            # A seat the table has not got is seat.unknown, a sheet row of the wrong length
+            # sheet.wrong_length, a deal of the wrong count deal.wrong_count: codes of the
+            # rules, never the store's check's for data the declaration took.
+            assert refusal.code not in STORE_CODES, (
+                f"{table.name}: the rules refuse {move.type} {dict(move.data)!r}, which its "
+                f"declaration takes, with {refusal.code}: {refusal.message}"
+            )
             continue
         folded = recorded.folded
 

@@ -135,7 +135,9 @@ class ManchesterRules(GameRules):
         )
         dealer = setup.get("dealer", 0)
         if type(dealer) is not int or dealer not in (0, 1):
-            raise BadSetup("setup.bad_dealer", f"'dealer' must be seat 0 or 1, not {dealer!r}.")
+            raise BadSetup(
+                "setup.bad_dealer", f"'dealer' must be the seat number 0 or 1, not {dealer!r}."
+            )
         return State(self.kind, rules, dealer)
 
     def apply(self, state: State, move: Move) -> State:

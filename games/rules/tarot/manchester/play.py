@@ -31,6 +31,7 @@ from games.rules.tarot.manchester.state import (
     State,
     with_value,
 )
+from games.rules.wording import player_at
 
 # --- the deal of part one (20.2.1, D-MP-2) ------------------------------------------------------
 
@@ -65,9 +66,23 @@ def _count_check(cards_: Sequence[Any], count: int, what: str) -> None:
 
 def _list_of_hands(data: Mapping[str, Any], key: str, count: int) -> list[Any]:
     value = data.get(key)
-    if not isinstance(value, list) or len(value) != count:
+    if value is None:  # every field of cards.dealt is optional, but a deal gives its hands
         raise IllegalEvent(
-            "event.bad_data", f"'{key}' must list {count} hands in seat order.", field=key
+            "deal.wrong_count",
+            f"The deal gives '{key}': {count} hands in seat order.",
+            field=key,
+            count=0,
+            expected=count,
+        )
+    if not isinstance(value, list):
+        raise IllegalEvent("event.bad_data", f"'{key}' must be a list of hands.", field=key)
+    if len(value) != count:
+        raise IllegalEvent(
+            "deal.wrong_count",
+            f"'{key}' must list {count} hands in seat order, not {len(value)}.",
+            field=key,
+            count=len(value),
+            expected=count,
         )
     return value
 
@@ -90,7 +105,7 @@ def _dealt_part_one(state: State, data: Mapping[str, Any]) -> State:
     for seat, hand in enumerate(raw):
         if not isinstance(hand, list):
             raise IllegalEvent("event.bad_data", "Each hand must be a list of cards.")
-        _count_check(hand, 13, f"Seat {seat}'s hand")
+        _count_check(hand, 13, f"{player_at(seat)}'s hand")
     parsed = tuple(cards.read_cards(hand, "hands") for hand in raw)
     cards.check_partition(parsed, set(cards.PACK) & {c for h in parsed for c in h})
     stock = cards.without(cards.PACK, [c for h in parsed for c in h])
@@ -113,13 +128,13 @@ def on_announced(state: State, data: Mapping[str, Any]) -> State:
         raise IllegalEvent("event.bad_data", "'value' must be a whole number.", field="value")
     if state.start_values[seat] is not None:
         raise IllegalEvent(
-            "announce.already_made", f"Seat {seat} has already announced his start value."
+            "announce.already_made", f"{player_at(seat)} has already announced his start value."
         )
     total = cards.points_of(state.dealt[seat])
     if value != total:
         raise IllegalEvent(
             "announce.wrong_total",
-            f"Seat {seat}'s 13 cards are worth {total} card points, not {value}.",
+            f"{player_at(seat)}'s 13 cards are worth {total} card points, not {value}.",
             value=total,
         )
     values = with_value(state.start_values, seat, value)
@@ -144,14 +159,14 @@ def _read_discard(
     if len(chosen) != count:
         raise IllegalEvent(
             "discard.wrong_count",
-            f"Seat {seat} must discard {count} cards, not {len(chosen)}.",
+            f"{player_at(seat)} must discard {count} cards, not {len(chosen)}.",
             count=len(chosen),
         )
     for card in chosen:
         if card not in hand:
             raise IllegalEvent(
                 "play.card_not_held",
-                f"Seat {seat} cannot discard {cards.name(card)}: he does not hold it.",
+                f"{player_at(seat)} cannot discard {cards.name(card)}: he does not hold it.",
                 card=card,
             )
     return chosen, shown
@@ -162,7 +177,7 @@ def on_discarded(state: State, data: Mapping[str, Any]) -> State:
         return _truffle_discarded(state, data)
     seat = cards.read_seat(data, "seat", 2)
     if state.discards[seat] is not None:
-        raise IllegalEvent("discard.already_made", f"Seat {seat} has already discarded.")
+        raise IllegalEvent("discard.already_made", f"{player_at(seat)} has already discarded.")
     hand = state.dealt[seat]
     chosen, shown = _read_discard(data, hand, seat, 3)
     others = sum(1 for c in hand if not _restricted(c))
@@ -171,8 +186,8 @@ def on_discarded(state: State, data: Mapping[str, Any]) -> State:
     if len(restricted) > allowed:
         raise IllegalEvent(
             "discard.restricted_card",
-            f"Seat {seat} cannot discard {cards.names(restricted)}: trumps, Honours and Kings "
-            f"may be discarded only to make up three, and he holds {others} other cards.",
+            f"{player_at(seat)} cannot discard {cards.names(restricted)}: trumps, Honours and "
+            f"Kings may be discarded only to make up three, and he holds {others} other cards.",
             cards=restricted,
         )
     _check_shown(restricted, shown, seat)
@@ -187,7 +202,7 @@ def _check_shown(required: Sequence[str], shown: Sequence[str], seat: int) -> No
     if hidden:
         raise IllegalEvent(
             "discard.not_shown",
-            f"Seat {seat} must show {cards.names(hidden)} when discarding it.",
+            f"{player_at(seat)} must show {cards.names(hidden)} when discarding it.",
             cards=hidden,
         )
 
@@ -230,7 +245,7 @@ def on_dealt(state: State, data: Mapping[str, Any]) -> State:
     if "hands" not in data:
         if not state.stock_ordered:
             raise IllegalEvent(
-                "event.bad_data",
+                "deal.wrong_count",
                 "Part one's deal gave the hands only: record part two's 'hands' too.",
                 field="hands",
             )
@@ -244,14 +259,20 @@ def on_dealt(state: State, data: Mapping[str, Any]) -> State:
         raw = _list_of_hands(data, "hands", 2)
     options = []
     for seat, pair in enumerate(raw):
-        if not isinstance(pair, list | tuple) or len(pair) != 2:
+        if not isinstance(pair, list | tuple):
+            raise IllegalEvent("event.bad_data", "Each seat's hands must be a list.", field="hands")
+        if len(pair) != 2:
             raise IllegalEvent(
-                "event.bad_data", f"Seat {seat} receives two hands of 13 cards.", field="hands"
+                "deal.wrong_count",
+                f"{player_at(seat)} receives two hands of 13 cards, not {len(pair)}.",
+                field="hands",
+                count=len(pair),
+                expected=2,
             )
         for hand in pair:
             if not isinstance(hand, list | tuple):
                 raise IllegalEvent("event.bad_data", "Each hand must be a list of cards.")
-            _count_check(hand, 13, f"Each of seat {seat}'s hands")
+            _count_check(hand, 13, f"Each of {player_at(seat)}'s hands")
         options.append(tuple(cards.read_cards(list(h), "hands") for h in pair))
     cards.check_partition([h for pair in options for h in pair], state.stock)
     return dataclasses.replace(state, phase=P_CHOOSE, options=tuple(options))
@@ -264,7 +285,9 @@ def on_chosen(state: State, data: Mapping[str, Any]) -> State:
     if type(index) is not int or index not in (0, 1):
         raise IllegalEvent("event.bad_data", "'dummy' must be 0 or 1.", field="dummy")
     if state.dummies[seat] is not None:
-        raise IllegalEvent("dummy.already_chosen", f"Seat {seat} has already chosen his dummy.")
+        raise IllegalEvent(
+            "dummy.already_chosen", f"{player_at(seat)} has already chosen his dummy."
+        )
     dummies = with_value(state.dummies, seat, index)
     state = dataclasses.replace(state, dummies=dummies)
     if None in dummies:
@@ -294,7 +317,7 @@ def _dealt_truffle(state: State, data: Mapping[str, Any]) -> State:
     if "hands" not in data:
         if not state.stock_ordered:
             raise IllegalEvent(
-                "event.bad_data",
+                "deal.wrong_count",
                 "Part one's deal gave the hands only: record part two's 'hands', 'dummy' and "
                 "'talon' too.",
                 field="hands",
@@ -332,7 +355,7 @@ def _truffle_discarded(state: State, data: Mapping[str, Any]) -> State:
     seat = cards.read_seat(data, "seat", 2)
     if seat != state.dealer:
         raise IllegalEvent(
-            "play.not_your_turn", f"Only the dealer (seat {state.dealer}) discards now."
+            "play.not_your_turn", f"Only the dealer ({player_at(state.dealer)}) discards now."
         )
     hand = (*state.pending_truffle[seat], *state.talon)
     count = state.ruleset.truffle_talon

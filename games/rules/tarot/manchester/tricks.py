@@ -22,6 +22,7 @@ from games.rules.tarot.manchester.state import (
     State,
     with_value,
 )
+from games.rules.wording import player_at
 
 # --- tricks (20.2.4-5, 20.3.3-4, 21.4) -----------------------------------------------------------
 
@@ -48,7 +49,7 @@ def on_played(state: State, data: Mapping[str, Any]) -> State:
         raise IllegalEvent(
             "play.not_your_turn",
             f"{cards.name(card)} cannot be played now: the {part.labels[on_turn]} hand plays "
-            f"next, played by seat {player_of(state, part, on_turn)}.",
+            f"next, played by {player_at(player_of(state, part, on_turn))}.",
             hand=part.labels[on_turn],
         )
     hand = part.hands[on_turn]
@@ -152,7 +153,7 @@ def on_paid(state: State, data: Mapping[str, Any]) -> State:
         )
         raise IllegalEvent(
             "fool.payment",
-            f"Seat {owner} cannot pay {cards.name(card)} for the Fool: {why}.",
+            f"{player_at(owner)} cannot pay {cards.name(card)} for the Fool: {why}.",
             card=card,
             choices=choices,
         )

@@ -349,7 +349,7 @@ def test_a_sheet_round_with_a_tie_needs_its_play_offs_under_playoff() -> None:
     match = match_rules("going-to-boston")
     state = session()
     error = pytest.raises(IllegalEvent, match.apply, state, scored(12, 12, 4)).value
-    assert error.code == "sheet.playoff_missing" and "0, 1" in error.message
+    assert error.code == "sheet.playoff_missing" and "Seats 0 and 1 tie" in error.message
     state = match.apply(state, scored(12, 12, 4, playoffs=[[9, 9], [5, 11]]))
     assert match.games(state)[0]["winners"] == [1]
     assert match.standing(state)[0]["seat"] == 1
@@ -358,7 +358,7 @@ def test_a_sheet_round_with_a_tie_needs_its_play_offs_under_playoff() -> None:
         "sheet.playoff_not_due"
     )
     bad = scored(12, 12, 4, playoffs=[[9]])
-    assert pytest.raises(IllegalEvent, match.apply, state, bad).value.code == "event.bad_data"
+    assert pytest.raises(IllegalEvent, match.apply, state, bad).value.code == "sheet.wrong_length"
     bad = scored(12, 12, 4, playoffs="none")
     assert pytest.raises(IllegalEvent, match.apply, state, bad).value.code == "event.bad_data"
 

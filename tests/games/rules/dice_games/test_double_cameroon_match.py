@@ -217,9 +217,6 @@ def test_given_cumulative_figures_and_totals_must_be_the_derived_ones() -> None:
     "data",
     [
         {},
-        {"boxes": []},
-        {"boxes": [BEST]},
-        {"boxes": [BEST, POOR, POOR]},
         {"boxes": "BEST"},
         {"boxes": [BEST, [0] * 10]},
         {"boxes": [BEST, {**POOR, "aces": True}]},
@@ -233,6 +230,14 @@ def test_malformed_sheets_are_bad_data(data: dict[str, Any]) -> None:
     with pytest.raises(IllegalEvent) as refusal:
         MATCH.apply(new_match(), Move("game.scored", data))
     assert refusal.value.code == "event.bad_data"
+
+
+@pytest.mark.parametrize("boxes", [[], [BEST], [BEST, POOR, POOR]])
+def test_boxes_not_one_sheet_per_seat_are_sheet_wrong_length(boxes: list[Any]) -> None:
+    with pytest.raises(IllegalEvent) as refusal:
+        MATCH.apply(new_match(), Move("game.scored", {"boxes": boxes}))
+    assert refusal.value.code == "sheet.wrong_length"
+    assert refusal.value.data == {"field": "boxes", "count": len(boxes), "expected": 2}
 
 
 # --- a live game, standing and settlement -------------------------------------------------------

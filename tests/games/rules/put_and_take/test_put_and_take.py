@@ -553,10 +553,20 @@ def test_the_next_round_starts_with_the_next_seated_player_when_the_first_has_le
     assert state.shooter == 2
 
 
-@pytest.mark.parametrize("seat", [None, -1, 3, "1", True, 1.0])
-def test_a_join_or_leave_names_a_seat_of_the_game(seat: Any) -> None:
+@pytest.mark.parametrize(
+    "seat, code",
+    [
+        (None, "event.bad_data"),
+        (-1, "seat.unknown"),
+        (3, "seat.unknown"),
+        ("1", "event.bad_data"),
+        (True, "event.bad_data"),
+        (1.0, "event.bad_data"),
+    ],
+)
+def test_a_join_or_leave_names_a_seat_of_the_game(seat: Any, code: str) -> None:
     for move in (Move("player.left", {"seat": seat}), Move("player.joined", {"seat": seat})):
-        assert refusal(start(), move).code == "event.bad_data"
+        assert refusal(start(), move).code == code
 
 
 # --- the end of a session (D-PT-5) ---------------------------------------------------------------

@@ -485,12 +485,16 @@ def test_a_throw_of_the_wrong_number_of_dice_is_refused(count: int) -> None:
         {"faces": None},
         {"faces": list("D1346"), "opposite": True},
         {"faces": list("D1346"), "seat": "0"},
-        {"faces": list("D1346"), "seat": 7},
         {"faces": list("D1346"), "seat": True},
     ],
 )
 def test_malformed_throw_data_is_bad_data(data: dict[str, Any]) -> None:
     assert refusal(start(), Move("dice.thrown", data)).code == "event.bad_data"
+
+
+def test_a_throw_for_a_seat_the_table_has_not_got_is_seat_unknown() -> None:
+    error = refusal(start(), Move("dice.thrown", {"faces": list("D1346"), "seat": 7}))
+    assert (error.code, error.data["seat"]) == ("seat.unknown", 7)
 
 
 def test_data_that_is_not_an_object_and_unknown_types_are_refused() -> None:
@@ -684,19 +688,28 @@ def test_an_unfinished_sheet_is_refused() -> None:
     [
         {},
         {"turns": []},
-        {"turns": [[200, 3000, 0]]},
         {"turns": [[200, "3000"]]},
         {"turns": [[200, True]]},
         {"turns": "200 3000"},
-        {"turns": [[200, 3000]], "cumulative": [[200]]},
-        {"turns": [[200, 3000]], "cumulative": [[200, 3000], [200, 3000]]},
-        {"turns": [[200, 3000]], "scores": [200]},
         {"turns": [[200, 3000]], "totals": [200, 3000]},
         {"scores": [200, 3000]},
     ],
 )
 def test_a_malformed_sheet_is_bad_data(data: dict[str, Any]) -> None:
     assert match_refusal(match(2), Move("game.scored", data)).code == "event.bad_data"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"turns": [[200, 3000, 0]]},
+        {"turns": [[200, 3000]], "cumulative": [[200]]},
+        {"turns": [[200, 3000]], "cumulative": [[200, 3000], [200, 3000]]},
+        {"turns": [[200, 3000]], "scores": [200]},
+    ],
+)
+def test_a_sheet_row_of_the_wrong_length_is_sheet_wrong_length(data: dict[str, Any]) -> None:
+    assert match_refusal(match(2), Move("game.scored", data)).code == "sheet.wrong_length"
 
 
 def test_a_live_game_completes_the_match_and_settles_the_difference() -> None:

@@ -113,7 +113,7 @@ def test_a_pawn_of_the_side_not_on_turn_is_refused() -> None:
     error = refusal(BLACK_RED, EMPTY_BOARD, put(1, "Y1"))
     assert error.code == "place.not_your_pawn"
     assert error.message == (
-        "It is seat 2's turn to place, and Y1 is not one of its pawns: "
+        "It is seat 2's turn to place, and Y1 is not one of his pawns: "
         "seat 2 places the black and red pawns."
     )
 

@@ -767,7 +767,11 @@ def test_the_lowest_pawn_drawn_deals_first() -> None:
 
 @pytest.mark.parametrize(
     "pawns, code",
-    [([4, 4, 9], "draw.duplicate_pawn"), ([1, 2], "event.bad_data"), ([0, 2, 3], "event.bad_data")],
+    [
+        ([4, 4, 9], "draw.duplicate_pawn"),
+        ([1, 2], "draw.wrong_count"),
+        ([0, 2, 3], "event.bad_data"),
+    ],
 )
 def test_a_bad_dealer_draw_is_refused(pawns: list[int], code: str) -> None:
     assert match_refusal(new_match(3), Move("dealer.drawn", {"pawns": pawns})).code == code

@@ -356,7 +356,7 @@ def test_piccadilly_part_two_from_the_ordered_stock_alternates_opposite_first() 
 
 def test_part_two_is_dealt_from_the_set_aside_cards() -> None:
     state = run(PICC, in_play(), until=lambda s: s.phase == P_DEAL)
-    assert refusal(PICC, state, "cards.dealt").code == "event.bad_data"  # stock order unknown
+    assert refusal(PICC, state, "cards.dealt").code == "deal.wrong_count"  # stock order unknown
     stock = list(state.stock)
     bad = [[stock[0:13], stock[13:26]], [stock[26:39], [*stock[39:51], "Ks"]]]
     assert refusal(PICC, state, "cards.dealt", hands=bad).code == "deal.wrong_cards"

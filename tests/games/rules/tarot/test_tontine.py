@@ -279,9 +279,9 @@ def test_malformed_data_is_refused() -> None:
         {},
         {"seat": "0", "card": "Ks"},
         {"seat": 0, "card": 5},
-        {"seat": 9, "card": "Ks"},
     ):
         assert refusal(state, "card.played", **data).code == "event.bad_data"
+    assert refusal(state, "card.played", seat=9, card="Ks").code == "seat.unknown"
     assert refusal(state, "bogus").code == "event.unknown_type"
 
 
