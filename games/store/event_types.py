@@ -175,7 +175,7 @@ def _service_shapes() -> dict[str, Record]:
             report=_reports(),
         ),
         MATCH_SETTLED: record(
-            "The match's settlement, as its format computes it (RULES.md 0.8).",
+            "The match's settlement, as its format computes it.",
             optional=("payments", "nets", "left_in_pot", "pot_left", "game_points", "winners"),
             payments=ListOf(
                 # ``from`` is a Python word: the fields are given as a mapping.

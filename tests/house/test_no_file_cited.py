@@ -17,23 +17,6 @@ from tests.house.test_house import PRODUCT, ROOT, product_files
 
 CITED = "RULES.md"
 
-# Event declarations ("events" shapes) are being reworded by another change (their declared
-# bounds becoming guards); their descriptions still cite the book's file until it lands. Each
-# is named by its file and its text, so that no other string passes with them.
-DECLARATIONS_REWORDED_ELSEWHERE = {
-    ("games/rules/scarney_3000/match.py", "A finished sheet (RULES.md 0.6, Appendix B.4)"),
-    ("games/rules/straight_dice/match.py", "A finished score pad (RULES.md 0.6, Appendix B.5)"),
-    ("games/rules/dice_games/double_cameroon_match.py", "A finished sheet (RULES.md 0.6, 12.3)"),
-    ("games/rules/dice_games/shapes.py", "a category of the sheet (RULES.md 12.3)"),
-    ("games/rules/dice_games/boston_match.py", "A round from a sheet (RULES.md 0.6)"),
-    ("games/rules/dice_games/hearts_due_match.py", "A finished sheet (RULES.md 0.6, 15.2)"),
-    ("games/rules/put_and_take/game.py", "A seating throw of three dice (RULES.md 11.2)"),
-    ("games/rules/put_and_take/game.py", "Everyone seated antes: a round begins (RULES.md 11.3)"),
-    ("games/rules/put_and_take/game.py", "The shooter doubles what his next throw"),
-    ("games/rules/put_and_take/game.py", "The shooter's throw of the three dice (RULES.md 11.4)"),
-    ("games/store/event_types.py", "The match's settlement, as its format computes it (RULES"),
-}
-
 
 def docstrings(tree: ast.AST) -> set[int]:
     """The ids of the tree's docstrings (and of any other bare string statement)."""
@@ -53,16 +36,12 @@ def string_constants(path: Path) -> Iterator[tuple[int, str]]:
                 yield node.lineno, node.value
 
 
-def reworded_elsewhere(path: str, text: str) -> bool:
-    return any(path == p and text.startswith(start) for p, start in DECLARATIONS_REWORDED_ELSEWHERE)
-
-
 def test_no_string_of_the_product_cites_the_rules_file() -> None:
     found = [
         f"{path.relative_to(ROOT)}:{line}: {text[:80]!r}"
         for path in product_files()
         for line, text in string_constants(path)
-        if CITED in text and not reworded_elsewhere(str(path.relative_to(ROOT)), text)
+        if CITED in text
     ]
     assert not found, "\n".join(found)
 

@@ -105,7 +105,7 @@ EVENTS = {
         "One throw of the dice in the cup: three, then two, then one.",
         faces=recorded(
             DIE,
-            "three, then two, then one (RULES.md 13.3)",
+            "three, then two, then one",
             'the faces thrown, e.g. ["6", "2", "2"]',
         ),
     )

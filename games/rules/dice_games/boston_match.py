@@ -46,7 +46,7 @@ from games.rules.wording import player_at, players_at
 # The play-offs of one tie: none is fixed (a tie may repeat); ample for any round.
 MOST_PLAYOFFS = 1000
 ROUND = record(
-    "A round from a sheet (RULES.md 0.6): every seat's turn score, and the play-offs of a tie.",
+    "A round from a sheet: every seat's turn score, and the play-offs of a tie.",
     optional=("cumulative", "playoffs"),
     scores=ListOf(
         Integer(doc="a turn's score (a lenient sheet warns of one no turn can make)"),

@@ -42,7 +42,7 @@ SEAT_SHEET = Record(
 
 LEAST_SEATS = DOUBLE_CAMEROON.min_seats
 SHEET = record(
-    "A finished sheet (RULES.md 0.6, 12.3): every seat's ten boxes; the totals are derived.",
+    "A finished sheet: every seat's ten boxes; the totals are derived.",
     optional=("cumulative", "scores"),
     boxes=ListOf(SEAT_SHEET, MAX_SEATS, LEAST_SEATS, doc="each seat's sheet, in seat order"),
     cumulative=Nullable(

@@ -53,7 +53,7 @@ ROLL_CELL = Nullable(
     doc="null for a seat that did not roll in the round",
 )
 SHEET = record(
-    "A finished sheet (RULES.md 0.6, 15.2), round by round, each seat on turn rolling once.",
+    "A finished sheet, round by round, each seat on turn rolling once.",
     optional=("cumulative", "scores"),
     rolls=_rounds(ROLL_CELL, 1, "the rounds of rolls, extra rounds included"),
     cumulative=Nullable(

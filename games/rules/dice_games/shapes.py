@@ -23,7 +23,7 @@ THROWS = 3
 TURNS = 5
 MAX_SEATS = 20
 
-CATEGORY = choice(*CATEGORIES, doc="a category of the sheet (RULES.md 12.3)")
+CATEGORY = choice(*CATEGORIES, doc="a category of the sheet")
 DICE_SET = ListOf(ORDINARY_DIE, DICE, doc="dice, in any order")
 GROUP_DICE = ListOf(ORDINARY_DIE, GROUP_SIZE, GROUP_SIZE, doc="the five dice of the group")
 EVENTS = {
@@ -31,7 +31,7 @@ EVENTS = {
         "A throw of the dice in the cup: ten, then those not kept.",
         faces=recorded(
             ORDINARY_DIE,
-            "one per die in the cup: ten, then those not kept (RULES.md 12.2)",
+            "one per die in the cup: ten, then those not kept",
             'the faces thrown, e.g. ["1", "4", "4", "6"]',
         ),
     ),

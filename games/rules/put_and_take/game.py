@@ -86,13 +86,13 @@ RECORDED = recorded(SCARNEY_DIE, "three, one per die", 'the faces thrown, e.g. [
 PLAYER = seat_of(MAX_SEATS, doc="the player's seat")
 EVENTS = {
     SEATING_THROWN: record(
-        "A seating throw of three dice (RULES.md 11.2), by the next player to throw for his seat.",
+        "A seating throw of three dice, by the next player to throw for his seat.",
         faces=RECORDED,
     ),
-    ANTED: record("Everyone seated antes: a round begins (RULES.md 11.3)."),
-    DOUBLE_DOWN: record("The shooter doubles what his next throw puts or takes (RULES.md 11.5)."),
+    ANTED: record("Everyone seated antes: a round begins."),
+    DOUBLE_DOWN: record("The shooter doubles what his next throw puts or takes."),
     THROWN: record(
-        "The shooter's throw of the three dice (RULES.md 11.4).",
+        "The shooter's throw of the three dice.",
         optional=("opposite",),
         faces=RECORDED,
         opposite=Boolean(doc="Put-and-Take has no Opposite: only false is taken"),

@@ -105,7 +105,7 @@ def events_declared(most_seats: int) -> dict[str, Record]:
             optional=("seat",),
             faces=recorded(
                 SCARNEY_DIE,
-                "one per die in the cup: five, then the dice not set aside (RULES.md 9.3)",
+                "one per die in the cup: five, then the dice not set aside",
                 'the faces thrown, e.g. ["D", "3", "6", "6", "6"]',
             ),
             seat=named_seat,

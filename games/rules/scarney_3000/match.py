@@ -81,7 +81,7 @@ def sheet_events(most_seats: int, least_seats: int) -> dict[str, Record]:
     running = Integer(doc="the seat's running total after the round")
     return {
         GAME_SCORED: record(
-            "A finished sheet (RULES.md 0.6, Appendix B.4), entered turn by turn in seating order.",
+            "A finished sheet, entered turn by turn in seating order.",
             optional=("cumulative", "scores"),
             turns=rounds(
                 Nullable(turn, doc="null (or 0) for a bust or no turn"),

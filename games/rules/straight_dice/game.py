@@ -89,7 +89,7 @@ def events_declared(most_seats: int) -> dict[str, Record]:
             optional=("opposite", "seat"),
             faces=recorded(
                 SCARNEY_DIE,
-                "one per live die: five at a frame's start, then those not dead (RULES.md 7.5)",
+                "one per live die: five at a frame's start, then those not dead",
                 'the faces thrown, e.g. ["D", "3", "6"]',
             ),
             opposite=Boolean(

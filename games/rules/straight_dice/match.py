@@ -47,7 +47,7 @@ def sheet_events(most_seats: int, least_seats: int) -> dict[str, Record]:
     frame = Integer(doc="a frame's score: 0 or more (a lenient sheet warns of less)")
     return {
         GAME_SCORED: record(
-            "A finished score pad (RULES.md 0.6, Appendix B.5): every seat's frame scores.",
+            "A finished score pad, as the book's pad is kept: every seat's frame scores.",
             optional=("big_scarney", "double_downs", "cumulative", "scores"),
             frames=per_seat(
                 ListOf(frame, LONG, 1, doc="the seat's frame scores: seven, then extra frames"),
