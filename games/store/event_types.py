@@ -53,6 +53,7 @@ from games.rules.shapes import (
     Boolean,
     Integer,
     ListOf,
+    MapOf,
     Nullable,
     Number,
     Record,
@@ -348,11 +349,51 @@ def check_stream_data(category: str, kind: str, type_name: str, data: dict[str, 
     (``category`` "game" or "match", ``kind`` the stream's); the service checked it against the
     union of every game's before the stream was known, so only what this game does not take is
     left to refuse: ``opposite`` in a Scarney 3000 throw is ``event.unknown_field``, naming the
-    fields Scarney 3000's ``dice.thrown`` takes."""
+    fields Scarney 3000's ``dice.thrown`` takes.
+
+    Sizes are not checked again. The union's bounds are the guard against absurd input; a count
+    this game's declaration bounds tighter (three scores on a two-seat High-Low sheet, eleven
+    dice from a cup of ten) is the rules' to judge, with their code (``sheet.wrong_length``,
+    ``throw.wrong_dice_count``), never the store's ``event.too_large``."""
+    own = _own_declarations(category, kind)
+    if own is not None:
+        check_data(type_name, data, *own)
+
+
+@functools.cache
+def _own_declarations(category: str, kind: str) -> tuple[dict[str, Record], str] | None:
+    """A game kind's (or a match format's) declarations with their sizes left to the rules."""
     if category == "game":
-        check_data(type_name, data, registry.get(kind).events, kind)
+        events, of = registry.get(kind).events, kind
     elif category == "match":
-        check_data(type_name, data, registry.match_rules(kind).events, f"a {kind} match")
+        events, of = registry.match_rules(kind).events, f"a {kind} match"
+    else:
+        return None
+    return {name: _sizeless(shape) for name, shape in events.items()}, of
+
+
+def _sizeless(shape: Any) -> Any:
+    """``shape`` with no bound on its texts', lists' and maps' sizes (numbers keep the store's
+    bound: the union checked them already); its fields and types as declared."""
+    if isinstance(shape, Record):
+        fields = {name: _sizeless(field) for name, field in shape.fields.items()}
+        return Record(fields, shape.optional, shape.doc)
+    if isinstance(shape, AnyOf):
+        return AnyOf(tuple(_sizeless(member) for member in shape.shapes), shape.doc)
+    if isinstance(shape, Nullable):
+        return dataclasses.replace(shape, of=_sizeless(shape.of))
+    if isinstance(shape, MapOf):
+        key = dataclasses.replace(shape.key, longest=UNBOUNDED)
+        return dataclasses.replace(shape, of=_sizeless(shape.of), key=key, longest=UNBOUNDED)
+    if isinstance(shape, ListOf):
+        return dataclasses.replace(shape, of=_sizeless(shape.of), longest=UNBOUNDED)
+    if isinstance(shape, Text):
+        return dataclasses.replace(shape, longest=UNBOUNDED)
+    return shape
+
+
+# No size a guarded value can reach: what the union took, this game's check takes.
+UNBOUNDED = 2**62
 
 
 def _refusal(type_name: str, error: ShapeError, whose: str = "") -> IllegalEvent:

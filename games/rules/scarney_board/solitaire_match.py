@@ -12,7 +12,7 @@ from itertools import accumulate
 from typing import Any
 
 from games.rules.base import Move, check_move, make_ruleset
-from games.rules.errors import BadSetup, IllegalEvent
+from games.rules.errors import BadSetup, IllegalEvent, wrong_length
 from games.rules.events import GAME_FINISHED, GAME_SCORED, MATCH_RATED
 from games.rules.matches import FINISHED, IN_PROGRESS, SETTLED, EntryWarning, is_uuid
 from games.rules.scarney_board.solitaire import KIND as SOLITAIRE_KIND
@@ -202,6 +202,8 @@ def _match_rated(state: SolitaireMatchState, move: Move) -> SolitaireMatchState:
 
 def _one_total(move: Move) -> int:
     scores = move.data.get("scores")
+    if isinstance(scores, list | tuple) and len(scores) != 1:
+        raise wrong_length("scores", scores, 1, "one score, the player's total game score")
     if (
         not isinstance(scores, list | tuple)
         or len(scores) != 1
