@@ -110,11 +110,18 @@ def test_an_impossible_sheet_score_is_kept_with_a_warning_in_lenient_mode() -> N
 
 
 @pytest.mark.parametrize(
-    "data", [{}, {"scores": 36}, {"scores": [36, 12]}, {"scores": ["36"]}, {"scores": [True]}]
+    "data, code",
+    [
+        ({}, "event.bad_data"),
+        ({"scores": 36}, "event.bad_data"),
+        ({"scores": [36, 12]}, "sheet.wrong_length"),  # one score per seat: Solitaire has one
+        ({"scores": ["36"]}, "event.bad_data"),
+        ({"scores": [True]}, "event.bad_data"),
+    ],
 )
-def test_a_malformed_sheet_entry_is_refused(data: dict[str, Any]) -> None:
+def test_a_malformed_sheet_entry_is_refused(data: dict[str, Any], code: str) -> None:
     error = refusal(MATCH.initial_state(None, 1), Move("game.scored", data))
-    assert error.code == "event.bad_data"
+    assert error.code == code
     assert "'scores'" in error.message
 
 
