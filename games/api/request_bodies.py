@@ -29,18 +29,28 @@ class Closed(serializers.Serializer[Any]):
         return super().to_internal_value(data)
 
 
+class Text(serializers.CharField):
+    """Text as the schema says it: a JSON string. DRF's CharField would take a number and turn
+    it into text (a seat named ``0``), which the schema refuses and so must the server."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
 # An event type's name (pawn.jumped): the body's schema gives it as the pattern, and
 # games.api.streams reads a plain move by it.
 EVENT_TYPE = r"^[a-z0-9_.]+$"
 
 
 @extend_schema_field({"type": "string", "enum": registry.kinds()})
-class KindField(serializers.CharField):
+class KindField(Text):
     pass
 
 
 @extend_schema_field({"type": "string", "enum": registry.formats()})
-class FormatField(serializers.CharField):
+class FormatField(Text):
     pass
 
 
@@ -48,12 +58,8 @@ class SeatSpec(Closed):
     player = serializers.IntegerField(required=False, allow_null=True, min_value=1)
     # Not trimmed here: a name of spaces is the service's to refuse (422 seat.bad_name), as the
     # schema's minLength cannot say "not only spaces".
-    name = serializers.CharField(
-        required=False, max_length=100, allow_blank=False, trim_whitespace=False
-    )
-    member_number = serializers.CharField(
-        required=False, max_length=30, allow_blank=False, trim_whitespace=False
-    )
+    name = Text(required=False, max_length=100, allow_blank=False, trim_whitespace=False)
+    member_number = Text(required=False, max_length=30, allow_blank=False, trim_whitespace=False)
 
     def validate(self, attrs):  # type: ignore[no-untyped-def]
         if attrs.get("player") is None and not attrs.get("name") and not attrs.get("member_number"):
@@ -112,9 +118,7 @@ class MatchCreate(Closed):
 
 class KeeperAdd(Closed):
     # Not trimmed: a name of spaces is no user's, which the service says (422).
-    user = serializers.CharField(
-        max_length=150, trim_whitespace=False, help_text="The keeper's username."
-    )
+    user = Text(max_length=150, trim_whitespace=False, help_text="The keeper's username.")
 
 
 class Keepers(serializers.Serializer[Any]):

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.http.query import QueryChecked, bad_value
+from games.api.request_bodies import Text
 from games.store.canonical import BadValue
 from games.webhooks import services
 from games.webhooks.models import EVENT_TYPES, Delivery, Webhook
@@ -26,7 +27,7 @@ LIMIT_DEFAULT, LIMIT_MAX = 50, 200
 
 class WebhookCreate(serializers.Serializer[Any]):
     # Not trimmed: the service refuses what is not an absolute URL (422).
-    url = serializers.CharField(
+    url = Text(
         help_text="An absolute http:// or https:// URL.", max_length=2000, trim_whitespace=False
     )
     events = serializers.ListField(

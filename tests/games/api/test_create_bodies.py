@@ -127,3 +127,20 @@ def test_a_client_refuses_the_players_a_format_does_not_take_and_so_does_the_ser
             )
         fewest = {"format": name, "players": seats(rules.min_seats), "ruleset": ruleset}
         assert not client_check(published, check, fewest), name
+
+
+@pytest.mark.parametrize(
+    "path, component, body",
+    [
+        ("/api/v1/matches/", "MatchCreateRequest", {"format": "scarney-solitaire"}),
+        ("/api/v1/games/", "GameCreateRequest", {"kind": "scarney-solitaire"}),
+    ],
+)
+def test_a_name_that_is_a_number_is_refused_as_the_schema_refuses_it(
+    published: Any, api: APIClient, path: str, component: str, body: dict[str, Any]
+) -> None:
+    # a seat's name is text: the number 0 is not the name "0" (the server once made it so)
+    key = "players" if component == "MatchCreateRequest" else "seats"
+    sent = {**body, key: [{"name": 0}]}
+    assert client_check(published, component, sent)
+    assert refused(api, path, sent) == (400, "request.invalid")
