@@ -39,6 +39,16 @@ class Text(serializers.CharField):
         return str(super().to_internal_value(data))
 
 
+class WholeNumber(serializers.IntegerField):
+    """A whole number as the schema says it: a JSON integer, not the text "12" nor true, which
+    DRF's IntegerField would read as numbers."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if type(data) is not int:
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
 # An event type's name (pawn.jumped): the body's schema gives it as the pattern, and
 # games.api.streams reads a plain move by it.
 EVENT_TYPE = r"^[a-z0-9_.]+$"
@@ -55,7 +65,7 @@ class FormatField(Text):
 
 
 class SeatSpec(Closed):
-    player = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    player = WholeNumber(required=False, allow_null=True, min_value=1)
     # Not trimmed here: a name of spaces is the service's to refuse (422 seat.bad_name), as the
     # schema's minLength cannot say "not only spaces".
     name = Text(required=False, max_length=100, allow_blank=False, trim_whitespace=False)
@@ -104,7 +114,7 @@ class EventCreate(Closed):
     type = serializers.RegexField(EVENT_TYPE, max_length=60)
     # DRF's metaclass takes declared fields off the class, so this leaves Serializer.data alone.
     data = serializers.DictField(required=False, default=dict)  # type: ignore[assignment]
-    expected_version = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    expected_version = WholeNumber(required=False, allow_null=True, min_value=0)
     meta = serializers.DictField(required=False, default=dict)
 
 
