@@ -31,6 +31,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games.play.register import REGISTER_ID
+from games.rules.wording import told_apart
 from games.store import folding
 from games.store.models import Player, Season, Stream, Tournament
 from games.tournaments import reading
@@ -330,7 +331,7 @@ def _standings(season_id: uuid.UUID, heads: list[Head], read: Heads) -> dict[str
     rows = counting.standings(evenings, state.points, state.best, given)
     players = {p.pk: p.name for p in Player.objects.filter(pk__in=[row.player for row in rows])}
     named = {row.player: players.get(row.player) or names.get(row.player, "") for row in rows}
-    labels = _labels(named)
+    labels = told_apart(named)  # namesakes numbered by registration, "Pat (2)"
     return {
         "season": str(season_id),
         "evenings": len(heads),
@@ -364,15 +365,3 @@ def _row_json(row: counting.Row, names: dict[int, str], labels: dict[int, str]) 
             for r in row.results
         ],
     }
-
-
-def _labels(names: dict[int, str]) -> dict[int, str]:
-    """Each row's label: the name, or for namesakes the name numbered by registration, "Pat (2)"."""
-    by_name: dict[str, list[int]] = {}
-    for player in sorted(names):
-        by_name.setdefault(names[player].casefold(), []).append(player)
-    labels = {}
-    for players in by_name.values():
-        for number, player in enumerate(players, start=1):
-            labels[player] = names[player] if len(players) == 1 else f"{names[player]} ({number})"
-    return labels
