@@ -21,7 +21,7 @@ from games.api.http.pagination import CheckedCursorPagination
 from games.api.http.query import QueryChecked, bad_value, filtered
 from games.api.schema import play_answers
 from games.api.schema.openapi import filter_parameters
-from games.play import analysis, appending, pot, services
+from games.play import analysis, appending, keepers, pot, services
 from games.play.permissions import is_recorder
 from games.play.representation import event_json, game_json, game_status
 from games.store import folding, journal
@@ -317,7 +317,7 @@ class StreamKeepers(QueryChecked, StreamView):
     def get(self, request: Request, pk: uuid.UUID) -> Response:
         """Who records here besides the directors: the creator and the keepers."""
         stream = self.get_stream(pk)
-        return Response(services.recorders(stream_id=stream.pk))
+        return Response(keepers.recorders(stream_id=stream.pk))
 
     @extend_schema(request=bodies.KeeperAdd, responses={200: bodies.Keepers})
     def post(self, request: Request, pk: uuid.UUID) -> Response:
@@ -325,7 +325,7 @@ class StreamKeepers(QueryChecked, StreamView):
         stream = self.get_stream(pk)
         body = bodies.KeeperAdd(data=request.data)
         body.is_valid(raise_exception=True)
-        answer = services.keepers_change(
+        answer = keepers.keepers_change(
             stream_id=stream.pk, add=[body.validated_data["user"]], user=request.user
         )
         return Response(answer)
@@ -338,5 +338,5 @@ class StreamKeeper(QueryChecked, StreamView):
     def delete(self, request: Request, pk: uuid.UUID, username: str) -> Response:
         """Drop a score-keeper (the creator or a director only)."""
         stream = self.get_stream(pk)
-        answer = services.keepers_change(stream_id=stream.pk, remove=[username], user=request.user)
+        answer = keepers.keepers_change(stream_id=stream.pk, remove=[username], user=request.user)
         return Response(answer)

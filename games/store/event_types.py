@@ -6,18 +6,18 @@ changes, its version goes up and an ``upcast_vN_vN+1`` function turns old data i
 
 What each type's data holds is declared once, where it is decided (games/rules/shapes.py): by the
 game families beside their rules (``Rules.events``, ``MatchRules.events``), by the tournaments'
-core (``games.tournaments.core.events``), and here for what the service writes itself. A
-type several games take is published as the union of their declarations (:func:`declared`): one
-schema per type, which cannot know the stream. :func:`check_data` refuses a client's data that no
-game could read and, once the stream is known, data its own game kind or match format does not
-take (its own declaration, not the union): a field the type does not take (422
-``event.unknown_field``), a value too large (``event.too_large``: longer text, more items, a
+core (``games.tournaments.core.events``), and in ``games.store.service_events`` for what the
+service writes itself. A type several games take is published as the union of their declarations
+(:func:`declared`): one schema per type, which cannot know the stream. :func:`check_data` refuses a
+client's data that no game could read and, once the stream is known, data its own game kind or
+match format does not take (its own declaration, not the union): a field the type does not take
+(422 ``event.unknown_field``), a value too large (``event.too_large``: longer text, more items, a
 number beyond :data:`LARGEST_NUMBER` either way), or of the wrong type (``event.bad_data``). A
 field missing, a range and a choice are the rule engines' to check, with their own codes: a
-declared bound is a guard against absurd input, and a count or a value the rules judge (the dice
-in the cup, the faces of a die) is declared no tighter than the guard, so that the rules answer
-it with the code RULES.md names.
-:func:`check_meta` does the same for the client's ``meta`` (and the ``X-Device`` header).
+declared bound is a guard against absurd input, and a count or a value the rules judge (the dice in
+the cup, the faces of a die) is declared no tighter than the guard, so that the rules answer it
+with the code RULES.md names. :func:`check_meta` does the same for the client's ``meta`` (and the
+``X-Device`` header).
 """
 
 from __future__ import annotations
@@ -29,41 +29,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.rules import registry
-from games.rules.base import ReportsToMatch
 from games.rules.errors import IllegalEvent
 from games.rules.events import (
-    GAME_FINISHED,
-    GAME_STARTED,
     JUMPED,
-    MATCH_RATED,
-    MATCH_SETTLED,
-    MATCH_STARTED,
-    REGISTER_OPENED,
-    RESULT_CONFIRMED,
     TAKEN_OFF,
-    UNDO,
 )
 from games.rules.shapes import (
     LARGEST_NUMBER,
-    POINTS,
-    REASON,
-    SEAT,
-    SEATS,
     AnyOf,
-    Boolean,
-    Integer,
     ListOf,
     MapOf,
     Nullable,
-    Number,
     Record,
     Shape,
     ShapeError,
     Text,
-    one_of,
-    record,
-    ruleset_shape,
 )
+from games.store import service_events
 from games.tournaments.core.events import EVENT_SHAPES as TOURNAMENT_SHAPES
 from games.tournaments.core.season.events import EVENT_SHAPES as SEASON_SHAPES
 
@@ -111,118 +93,6 @@ _VERSIONED = {
 }
 
 
-# --- what the service writes itself ----------------------------------------------------------
-
-PLAYER_ID = Integer(1, doc="a player's id")
-SEAT_HEADER = record(
-    "A seat and who sits there.",
-    seat=SEAT,
-    player=Nullable(PLAYER_ID, doc="the player's id (null for a seat named only)"),
-    name=Text(100, doc="the player's name"),
-)
-
-
-def _rulesets() -> Shape:
-    shapes = {ruleset_shape(registry.get(kind).ruleset_type) for kind in registry.kinds()}
-    shapes |= {ruleset_shape(registry.match_rules(f).ruleset_type) for f in registry.formats()}
-    return one_of(*sorted(shapes, key=repr), doc="the effective house rules, every one of them")
-
-
-def _setups() -> Shape:
-    shapes = {registry.get(kind).setup_shape for kind in registry.kinds()}
-    return one_of(*sorted(shapes, key=repr), doc="the game's setup, as its kind takes it")
-
-
-def _reports() -> Shape:
-    rules = [registry.get(kind) for kind in registry.kinds()]
-    shapes = {r.report_shape for r in rules if isinstance(r, ReportsToMatch)}
-    return one_of(*sorted(shapes, key=repr), record("A game that reports only its scores."))
-
-
-def _service_shapes() -> dict[str, Record]:
-    kinds = Text(40, tuple(registry.kinds()), doc="the game kind")
-    formats = Text(40, tuple(registry.formats()), doc="the match format")
-    return {
-        GAME_STARTED: record(
-            "The first event of every game: its kind, seats, house rules and setup.",
-            kind=kinds,
-            seats=ListOf(SEAT_HEADER, 64),
-            ruleset=_rulesets(),
-            setup=_setups(),
-            match=Nullable(Text(36), doc="the match's id, or null"),
-            number=Nullable(Integer(1), doc="the game's number in its match, or null"),
-        ),
-        MATCH_STARTED: record(
-            "The first event of every match: its format, players, sides, house rules, entry.",
-            optional=("tournament",),
-            format=formats,
-            players=ListOf(SEAT_HEADER, 64),
-            teams=ListOf(SEATS, 8, doc="the sides, each a list of seats (empty: no sides)"),
-            ruleset=_rulesets(),
-            entry=Text(8, ("live", "sheet"), doc="live games, or a score sheet"),
-            tournament=record(
-                "The tournament table the match is played at.",
-                id=Text(36, doc="the tournament's id"),
-                round=Integer(1, doc="round number"),
-                table=Integer(1, doc="table number"),
-            ),
-        ),
-        GAME_FINISHED: record(
-            "A live game of the match ended (written by the service from the game).",
-            optional=("report",),
-            game=Text(36, doc="the game's id"),
-            scores=ListOf(POINTS, 64, doc="every seat's game total, in seat order"),
-            winners=SEATS,
-            report=_reports(),
-        ),
-        MATCH_SETTLED: record(
-            "The match's settlement, as its format computes it.",
-            optional=("payments", "nets", "left_in_pot", "pot_left", "game_points", "winners"),
-            payments=ListOf(
-                # ``from`` is a Python word: the fields are given as a mapping.
-                Record({"from": SEAT, "to": SEAT, "points": POINTS}, frozenset(), "One payment."),
-                1000,
-            ),
-            nets=ListOf(Number(), 64, doc="each seat's net, in seat order"),
-            left_in_pot=Integer(doc="chips left in the pot"),
-            pot_left=Integer(doc="chips left in the pot"),
-            game_points=ListOf(Number(), 64, doc="each seat's game points"),
-            winners=SEATS,
-        ),
-        MATCH_RATED: record(
-            "Solitaire: the match's rating in the book's words.",
-            rating=Text(64, doc="the rating"),
-            match_score=Integer(doc="the match score"),
-        ),
-        REGISTER_OPENED: record("The player register's first event."),
-        "player.registered": record(
-            "A player entered in the register.",
-            player=PLAYER_ID,
-            name=Text(100, doc="the player's name"),
-            member_number=Nullable(Text(32), doc="the club's member number, if any"),
-        ),
-        "player.merged": record(
-            "A player found to be another: seats naming him resolve to ``into`` from then on.",
-            player=PLAYER_ID,
-            into=PLAYER_ID,
-            reason=REASON,
-        ),
-        RESULT_CONFIRMED: record(
-            'A tournament table\'s match: a seat agrees to the result ({"seat": 1}), or a '
-            'director confirms it for the table ({"director": true}, with an optional reason).',
-            optional=("seat", "director", "reason"),
-            seat=SEAT,
-            director=Boolean(doc="true: a director confirms the whole table's result"),
-            reason=REASON,
-        ),
-        UNDO: record(
-            "A take-back of the last move in force; a director reopening a finished game says why.",
-            optional=("reason",),
-            reason=Text(500, doc="why"),
-        ),
-    }
-
-
 @functools.cache
 def _all_declared() -> dict[str, Record]:
     """Every event type's data: the union of what each game, format and context declares."""
@@ -233,7 +103,11 @@ def _all_declared() -> dict[str, Record]:
     for format_name in registry.formats():
         for type_name, shape in registry.match_rules(format_name).events.items():
             found.setdefault(type_name, {})[f"{format_name} sheets"] = shape
-    for type_name, shape in {**TOURNAMENT_SHAPES, **SEASON_SHAPES, **_service_shapes()}.items():
+    for type_name, shape in {
+        **TOURNAMENT_SHAPES,
+        **SEASON_SHAPES,
+        **service_events.service_shapes(),
+    }.items():
         found.setdefault(type_name, {})["the service"] = shape
     return {name: merged(shapes) for name, shapes in sorted(found.items())}
 
