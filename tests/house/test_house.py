@@ -21,6 +21,9 @@ from django.core.management import call_command
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("games", "scoring", "scarney_site")
 MOST_MODULES_PER_FOLDER = 10
+# A module a newcomer reads in one sitting; the rules' families are exempt: a game's rules read
+# best whole, as its section of the book does.
+MOST_LINES_PER_MODULE = 400
 
 
 def product_files() -> Iterator[Path]:
@@ -142,6 +145,17 @@ def test_no_folder_of_the_product_holds_more_than_ten_modules() -> None:
             if len(modules) > MOST_MODULES_PER_FOLDER:
                 crowded[str(folder.relative_to(ROOT))] = len(modules)
     assert crowded == {}
+
+
+def test_no_module_outside_the_rules_is_over_four_hundred_lines() -> None:
+    rules = ROOT / "games" / "rules"
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in product_files()
+        if rules not in path.parents
+        and (lines := len(path.read_text().splitlines())) > MOST_LINES_PER_MODULE
+    }
+    assert long == {}
 
 
 def test_every_module_of_the_tournaments_context_has_its_place_in_the_house() -> None:
