@@ -167,9 +167,22 @@ def _games(schemas: dict[str, Any]) -> None:
     schemas["GameAnswer"] = _union("kind", members, game.get("description", ""))
 
 
-def _seats(base: dict[str, Any], rules: Any, doc: str) -> dict[str, Any]:
-    """The seats (players) a kind or format takes: as many as its rules (game.bad_seats)."""
-    return {**base, "minItems": rules.min_seats, "maxItems": rules.max_seats, "description": doc}
+def _member(
+    body: dict[str, Any], by: str, value: str, rules: Any, seats: str, doc: str
+) -> dict[str, Any]:
+    """A body of one kind (or format): its ``by`` of one value, its ``seats`` field (seats or
+    players) as many as its rules take (game.bad_seats), and its house rules."""
+    schema = copy.deepcopy(body)
+    properties = schema["properties"]
+    properties[by] = {"type": "string", "enum": [value]}
+    properties[seats] = {
+        **properties[seats],
+        "minItems": rules.min_seats,
+        "maxItems": rules.max_seats,
+        "description": doc,
+    }
+    properties["ruleset"] = ruleset_shape(rules.ruleset_type).schema()
+    return schema
 
 
 def _game_bodies(schemas: dict[str, Any]) -> None:
@@ -180,16 +193,13 @@ def _game_bodies(schemas: dict[str, Any]) -> None:
     members = {}
     for kind in registry.kinds():
         rules = registry.get(kind)
-        schema = copy.deepcopy(body)
-        schema["description"] = f"Start a game of {rules.title}."
-        properties = schema["properties"]
-        properties["kind"] = {"type": "string", "enum": [kind]}
         # Left out, the seats are a match's game's (its match seats its players); a game of no
         # match without them is refused by its rules (422 game.bad_seats). The schema does not
         # say "seats unless match" (an anyOf of requireds): generators type such a body as Any.
         seats = f"the seats, {rules.min_seats} to {rules.max_seats} (left out: the match's)"
-        properties["seats"] = _seats(properties["seats"], rules, seats)
-        properties["ruleset"] = {**ruleset_shape(rules.ruleset_type).schema()}
+        schema = _member(body, "kind", kind, rules, "seats", seats)
+        schema["description"] = f"Start a game of {rules.title}."
+        properties = schema["properties"]
         properties["ruleset"]["description"] = "the house rules of the kind"
         properties["setup"] = {**rules.setup_shape.schema(), "description": "the kind's setup"}
         members[kind] = f"{camel(kind)}GameRequest"
@@ -207,13 +217,10 @@ def _match_bodies(schemas: dict[str, Any]) -> None:
     members = {}
     for name in registry.formats():
         rules = registry.match_rules(name)
-        schema = copy.deepcopy(body)
+        players = f"the players, {rules.min_seats} to {rules.max_seats}"
+        schema = _member(body, "format", name, rules, "players", players)
         schema["description"] = f"Start a match of {registry.get(rules.kind).title}."
         properties = schema["properties"]
-        properties["format"] = {"type": "string", "enum": [name]}
-        players = f"the players, {rules.min_seats} to {rules.max_seats}"
-        properties["players"] = _seats(properties["players"], rules, players)
-        properties["ruleset"] = {**ruleset_shape(rules.ruleset_type).schema()}
         properties["ruleset"]["description"] = "the format's house rules"
         properties["teams"]["items"] = {"type": "array", "items": {"type": "integer", "minimum": 0}}
         members[name] = f"{camel(name)}MatchRequest"
